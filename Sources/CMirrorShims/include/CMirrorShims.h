@@ -1,0 +1,13 @@
+// CMirrorShims: logic-free C wrappers for the parts of libcurl, OpenSSL, libxml2 and the C
+// library that Swift cannot call directly (variadic functions, function-like macros, global
+// variables, _GNU_SOURCE declarations). Every symbol is prefixed `CMirrorShims_`.
+// No shim contains logic: each one forwards to exactly one C call.
+#ifndef CMIRRORSHIMS_H
+#define CMIRRORSHIMS_H
+
+#include "CMirrorShims_curl.h"
+#include "CMirrorShims_openssl.h"
+#include "CMirrorShims_libxml2.h"
+#include "CMirrorShims_sys.h"
+
+#endif

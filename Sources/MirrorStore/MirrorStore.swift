@@ -1,0 +1,1 @@
+// MirrorStore: see the module's files.

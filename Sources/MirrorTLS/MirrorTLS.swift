@@ -1,0 +1,1 @@
+// MirrorTLS: see the module's files.

@@ -1,0 +1,23 @@
+import Testing
+@testable import MirrorCore
+
+@Suite struct SecretTests {
+    @Test func secretNeverPrintsItself() {
+        let secret = Secret("hunter2-password\n")
+        #expect("\(secret)" == "<redacted>")
+        #expect(String(describing: secret).contains("hunter2") == false)
+        #expect(String(reflecting: secret).contains("hunter2") == false)
+        #expect(secret.reveal() == "hunter2-password")
+    }
+
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+    ])
+    func sha256MatchesKnownVectors(input: String, expected: String) {
+        #expect(SHA256Digest.hex(Array(input.utf8)) == expected)
+        let stream = SHA256Stream()
+        Array(input.utf8).withUnsafeBytes { stream.update($0) }
+        #expect(stream.finalizeHex() == expected)
+    }
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that mtls-mirror's build and tests need. Idempotent: it calls
+# apt-get only when something is missing, so a second run does nothing.
+#
+# Usage: scripts/install-deps.sh [--bench]
+#   --bench   also install the benchmark peers (wget, wget2, wrk, hyperfine)
+set -euo pipefail
+
+packages=(libcurl4-openssl-dev libxml2-dev libssl-dev pkg-config nginx openssl ca-certificates curl)
+if [ "${1:-}" = "--bench" ]; then
+    packages+=(wget wget2 wrk hyperfine iproute2)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing[*]}" >&2
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# nginx's Debian package may start a system instance on port 80; the tests start their own
+# instances on free loopback ports and do not need it.
+if ! command -v swift >/dev/null 2>&1; then
+    echo "install-deps: the Swift 6 toolchain is not on PATH; install it from swift.org first" >&2
+    exit 1
+fi
