@@ -1,0 +1,118 @@
+import Foundation
+import MirrorCore
+import MirrorHTTP
+
+/// The commands, in the order `--help` lists them.
+enum Command: String, CaseIterable {
+    case fetch, inspect
+
+    var spec: CommandSpec {
+        switch self {
+        case .fetch: FetchCommand.spec
+        case .inspect: InspectCommand.spec
+        }
+    }
+}
+
+/// The top-level help text.
+func mainHelpText() -> String {
+    var lines = [
+        "mtls-mirror \(MirrorVersion.string): mirror, serve and refresh websites that require a TLS client certificate.",
+        "",
+        "Usage: mtls-mirror COMMAND [options]",
+        "",
+        "Commands:",
+    ]
+    for command in Command.allCases {
+        lines.append("  " + command.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + command.spec.summary)
+    }
+    lines += [
+        "",
+        "Global options: --help, --version, --log-format text|json, --quiet, --debug",
+        "Run `mtls-mirror COMMAND --help` for a command's options and examples.",
+        "",
+        "Exit codes:",
+    ]
+    for code in ExitCode.allCases {
+        lines.append("  \(code.rawValue)  \(code.meaning)")
+    }
+    return lines.joined(separator: "\n") + "\n"
+}
+
+/// Runs the command line and returns the process exit code. Never calls `exit` itself.
+public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
+    var arguments = rawArguments
+    var format = Logger.Format.text
+    var level = Logger.Level.info
+    // Global options may stand anywhere; take them out first.
+    var index = 0
+    while index < arguments.count {
+        switch arguments[index] {
+        case "--quiet", "-q":
+            level = .warning
+            arguments.remove(at: index)
+        case "--debug":
+            level = .debug
+            arguments.remove(at: index)
+        case "--log-format":
+            guard index + 1 < arguments.count, let parsed = Logger.Format(rawValue: arguments[index + 1]) else {
+                Terminal.write("mtls-mirror: error: --log-format needs text or json\n", to: 2)
+                return ExitCode.usage.rawValue
+            }
+            format = parsed
+            arguments.removeSubrange(index...(index + 1))
+        default:
+            index += 1
+        }
+    }
+    let logger = Logger(minimumLevel: level, format: format)
+
+    guard let first = arguments.first else {
+        Terminal.write(mainHelpText(), to: 2)
+        return ExitCode.usage.rawValue
+    }
+    switch first {
+    case "--version", "-V", "version":
+        Terminal.write("mtls-mirror \(MirrorVersion.string)\n", to: 1)
+        return 0
+    case "--help", "-h", "help":
+        if arguments.count > 1, let command = Command(rawValue: arguments[1]) {
+            Terminal.write(command.spec.helpText, to: 1)
+        } else {
+            Terminal.write(mainHelpText(), to: 1)
+        }
+        return 0
+    default:
+        break
+    }
+    guard let command = Command(rawValue: first) else {
+        report(UsageError("unknown command \"\(first)\"", hint: "run `mtls-mirror --help` for the list"), logger: logger)
+        return ExitCode.usage.rawValue
+    }
+    let rest = Array(arguments.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+        Terminal.write(command.spec.helpText, to: 1)
+        return 0
+    }
+    do {
+        let parsed = try ArgumentParser.parse(rest, spec: command.spec)
+        let code: ExitCode
+        switch command {
+        case .fetch: code = try await FetchCommand(arguments: parsed, logger: logger).run()
+        case .inspect: code = try await InspectCommand(arguments: parsed, logger: logger).run()
+        }
+        return code.rawValue
+    } catch let error as any DiagnosableError {
+        report(error, logger: logger)
+        return ExitCode(error.category).rawValue
+    } catch {
+        logger.error("unexpected failure: \(error)")
+        return ExitCode.internalError.rawValue
+    }
+}
+
+/// Prints an error as one line naming the cause, and a second line with what to try.
+func report(_ error: any DiagnosableError, logger: Logger) {
+    logger.error(error.summary)
+    if !error.hint.isEmpty { logger.log(.error, "  try: \(error.hint)") }
+}

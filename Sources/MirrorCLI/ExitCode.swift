@@ -1,0 +1,55 @@
+import MirrorCore
+
+/// The tool's documented exit codes (README "Exit codes").
+public enum ExitCode: Int32, Sendable, CaseIterable {
+    case success = 0
+    /// An unexpected failure (a bug, or a library failing in a way we did not foresee).
+    case internalError = 1
+    /// Bad command line or config file.
+    case usage = 2
+    /// The client identity could not be loaded: wrong password, unreadable, expired, no key…
+    case clientIdentity = 3
+    /// The server's certificate failed the trust policy.
+    case serverTrust = 4
+    /// The server refused the client certificate, or required one that was not sent.
+    case clientCertificateRejected = 5
+    /// The server answered with an HTTP error status.
+    case httpError = 6
+    /// DNS, connect, timeout, reset, TLS protocol failure.
+    case network = 7
+    /// Local file-system failure (disk full, permissions).
+    case io = 8
+    /// A limit was hit (file size, redirects, decompression ratio).
+    case limit = 9
+
+    /// The exit code for an error category.
+    public init(_ category: ErrorCategory) {
+        switch category {
+        case .usage: self = .usage
+        case .clientIdentity: self = .clientIdentity
+        case .serverTrust: self = .serverTrust
+        case .clientCertificateRejected: self = .clientCertificateRejected
+        case .http: self = .httpError
+        case .network: self = .network
+        case .io: self = .io
+        case .limit: self = .limit
+        case .internal: self = .internalError
+        }
+    }
+
+    /// One line for the README table and `--help`.
+    public var meaning: String {
+        switch self {
+        case .success: "success"
+        case .internalError: "unexpected internal error"
+        case .usage: "usage or config error"
+        case .clientIdentity: "client identity error (certificate, key, password)"
+        case .serverTrust: "server trust failure (certificate, hostname, revocation, pin)"
+        case .clientCertificateRejected: "client certificate rejected or required by the server"
+        case .httpError: "HTTP error status"
+        case .network: "network or TLS protocol error"
+        case .io: "local file error"
+        case .limit: "a limit was exceeded (size, redirects, decompression)"
+        }
+    }
+}

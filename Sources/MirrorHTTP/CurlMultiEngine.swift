@@ -1,0 +1,159 @@
+import CCurl
+import CMirrorShims
+import Foundation
+import MirrorTLS
+
+/// A libcurl multi handle driven by one dedicated thread.
+///
+/// Callers on any thread (or task) submit transfers with ``submit(_:)``; the engine thread adds
+/// them to the multi handle, runs `curl_multi_perform`/`curl_multi_poll`, and resumes each
+/// caller's continuation when its transfer ends. Nothing here blocks the Swift cooperative pool.
+///
+/// One engine serves one ``TLSProfile``: its connections, TLS sessions (share handle) and DNS
+/// cache are never used for another identity or trust policy, because libcurl cannot see what
+/// the profile installs in its SSL_CTX callback and would otherwise reuse an authenticated
+/// connection for a request that should not have one.
+final class CurlMultiEngine: @unchecked Sendable {
+    struct Limits: Sendable {
+        var maxConnectionsPerHost: Int = 8
+        var maxTotalConnections: Int = 32
+    }
+
+    let profile: TLSProfile?
+    private let multi: UnsafeMutableRawPointer
+    private let share: UnsafeMutableRawPointer?
+    private let lock = NSLock()
+    private let exited = DispatchSemaphore(value: 0)
+    // Guarded by `lock`:
+    private var pending: [CurlTransfer] = []
+    private var cancellations: Set<UInt64> = []
+    private var stopping = false
+    private var started = false
+    // Engine thread only:
+    private var active: [UInt64: CurlTransfer] = [:]
+
+    init(profile: TLSProfile?, limits: Limits) throws(HTTPError) {
+        CurlGlobal.ensureInitialised()
+        guard let multi = curl_multi_init() else {
+            throw .curl(url: "", code: -1, message: "curl_multi_init failed")
+        }
+        self.multi = multi
+        self.profile = profile
+        _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maxConnectionsPerHost)
+        _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.maxTotalConnections)
+        _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maxTotalConnections)
+        // TLS sessions and DNS answers are shared between this engine's handles only. The
+        // engine thread is the only user, so the share needs no lock callbacks.
+        share = curl_share_init()
+        if let share {
+            _ = CMirrorShims_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+            _ = CMirrorShims_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
+        }
+    }
+
+    deinit {
+        curl_multi_cleanup(multi)
+        if let share { curl_share_cleanup(share) }
+    }
+
+    /// Queues a transfer; the engine thread picks it up at once.
+    func submit(_ transfer: CurlTransfer) {
+        lock.lock()
+        if stopping {
+            lock.unlock()
+            transfer.continuation.resume(returning: .failure(.cancelled(url: transfer.request.url)))
+            return
+        }
+        pending.append(transfer)
+        let mustStart = !started
+        started = true
+        lock.unlock()
+        if mustStart { startThread() }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Asks the engine to abandon a transfer; its caller gets ``HTTPError/cancelled(url:)``.
+    func cancel(_ id: UInt64) {
+        lock.lock()
+        cancellations.insert(id)
+        lock.unlock()
+        curl_multi_wakeup(multi)
+    }
+
+    /// Fails every queued and running transfer as cancelled, stops the thread and waits for it.
+    func shutdown() {
+        lock.lock()
+        let wasStarted = started
+        stopping = true
+        lock.unlock()
+        guard wasStarted else { return }
+        curl_multi_wakeup(multi)
+        exited.wait()
+    }
+
+    private func startThread() {
+        let thread = Thread { [self] in self.run() }
+        thread.name = "mtls-mirror.curl"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    private func run() {
+        while true {
+            lock.lock()
+            let incoming = pending
+            pending.removeAll()
+            let cancelled = cancellations
+            cancellations.removeAll()
+            let stop = stopping
+            lock.unlock()
+
+            for transfer in incoming {
+                do throws(HTTPError) {
+                    try transfer.configure(share: share)
+                    let code = curl_multi_add_handle(multi, transfer.easy)
+                    guard code == CURLM_OK else {
+                        throw .curl(url: transfer.request.url, code: Int32(code.rawValue),
+                                    message: String(cString: curl_multi_strerror(code)))
+                    }
+                    active[transfer.id] = transfer
+                } catch {
+                    transfer.continuation.resume(returning: .failure(error))
+                }
+            }
+            for id in cancelled {
+                if let transfer = active.removeValue(forKey: id) {
+                    curl_multi_remove_handle(multi, transfer.easy)
+                    transfer.continuation.resume(returning: .failure(.cancelled(url: transfer.request.url)))
+                }
+            }
+            if stop {
+                for (_, transfer) in active {
+                    curl_multi_remove_handle(multi, transfer.easy)
+                    transfer.continuation.resume(returning: .failure(.cancelled(url: transfer.request.url)))
+                }
+                active.removeAll()
+                exited.signal()
+                return
+            }
+
+            var running: Int32 = 0
+            _ = curl_multi_perform(multi, &running)
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                let code = CMirrorShims_curl_msg_result(message)
+                var raw: UnsafeMutableRawPointer?
+                _ = CMirrorShims_curl_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &raw)
+                curl_multi_remove_handle(multi, easy)
+                guard let raw else { continue }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(raw).takeUnretainedValue()
+                active.removeValue(forKey: transfer.id)
+                transfer.continuation.resume(returning: transfer.finish(code: code))
+            }
+            var ready: Int32 = 0
+            _ = curl_multi_poll(multi, nil, 0, 1000, &ready)
+        }
+    }
+}

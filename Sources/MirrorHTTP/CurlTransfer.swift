@@ -1,0 +1,294 @@
+import CCurl
+import CMirrorShims
+import Foundation
+import MirrorCore
+import MirrorTLS
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One request in flight: owns its curl easy handle, the header list, the body sink and the
+/// continuation of the task that waits for it.
+///
+/// Thread confinement: after ``CurlMultiEngine`` accepts it, only the engine thread touches it
+/// (the C callbacks run on that thread too). It is kept alive by `Unmanaged` pointers stored in
+/// CURLOPT_PRIVATE, CURLOPT_WRITEDATA, CURLOPT_HEADERDATA and CURLOPT_SSL_CTX_DATA until the
+/// engine completes it.
+final class CurlTransfer: @unchecked Sendable {
+    let request: HTTPRequest
+    let profile: TLSProfile?
+    let host: String
+    let port: Int
+    let easy: UnsafeMutableRawPointer
+    let outcome = HandshakeOutcome()
+    let continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>
+    let id: UInt64
+
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private(set) var headers = HTTPHeaders()
+    private(set) var body: [UInt8] = []
+    private var fileDescriptor: Int32 = -1
+    private var fileOpened = false
+    private(set) var bodyBytes: Int64 = 0
+    private let hasher = SHA256Stream()
+    /// Why a callback aborted the transfer, if one did.
+    private(set) var abortReason: HTTPError?
+    private var identityInstallFailed: String?
+    private var statusCode: Int = 0
+    /// CURLOPT_ERRORBUFFER: libcurl's detailed message for the last failure.
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    init(id: UInt64, request: HTTPRequest, host: String, port: Int, profile: TLSProfile?,
+         continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>) throws(HTTPError) {
+        guard let easy = curl_easy_init() else {
+            throw .curl(url: request.url, code: -1, message: "curl_easy_init failed")
+        }
+        self.id = id
+        self.easy = easy
+        self.request = request
+        self.host = host
+        self.port = port
+        self.profile = profile
+        self.continuation = continuation
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    /// libcurl's detailed error text, or its generic text for `code`.
+    func errorText(_ code: CURLcode) -> String {
+        let detail = String(cString: errorBuffer)
+        return detail.isEmpty ? CurlGlobal.describe(code) : detail
+    }
+
+    deinit {
+        curl_easy_cleanup(easy)
+        if let headerList { curl_slist_free_all(headerList) }
+        errorBuffer.deallocate()
+        if fileDescriptor >= 0 { close(fileDescriptor) }
+    }
+
+    /// Sets every option on the easy handle. `share` carries the TLS session and DNS caches.
+    func configure(share: UnsafeMutableRawPointer?) throws(HTTPError) {
+        let url = request.url
+        func check(_ code: CURLcode, _ what: String) throws(HTTPError) {
+            if code != CURLE_OK { throw .curl(url: url, code: Int32(code.rawValue), message: "\(what): \(CurlGlobal.describe(code))") }
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        try check(CMirrorShims_curl_easy_setopt_string(easy, CURLOPT_URL, url), "URL")
+        try check(CMirrorShims_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"), "protocols")
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1), "nosignal")
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0), "followlocation")
+        if request.method == .head {
+            try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_NOBODY, 1), "nobody")
+        }
+        try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, me), "private")
+        try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer), "error buffer")
+        try check(CMirrorShims_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlTransferWrite), "write function")
+        try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me), "write data")
+        try check(CMirrorShims_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlTransferHeader), "header function")
+        try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me), "header data")
+        if let share { try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_SHARE, share), "share") }
+
+        // TLS: the trust evaluator decides everything inside the handshake (see TLSProfile), so
+        // curl's own checks are off; they would only duplicate it, and would block pinned
+        // self-signed servers. The identity is installed by the same callback.
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0), "verifypeer")
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0), "verifyhost")
+        if profile != nil {
+            try check(CMirrorShims_curl_easy_setopt_ssl_ctx_callback(easy, curlTransferSSLContext), "ssl ctx function")
+            try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_SSL_CTX_DATA, me), "ssl ctx data")
+        }
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)), "http version")
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1), "pipewait")
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1), "keepalive")
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 256 * 1024), "buffer size")
+
+        let timeouts = request.timeouts
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(timeouts.connect * 1000)), "connect timeout")
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(timeouts.total * 1000)), "timeout")
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, timeouts.lowSpeedBytes), "low speed limit")
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(timeouts.idle))), "low speed time")
+        if let cap = request.maxBodyBytes {
+            try check(CMirrorShims_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(cap)), "max file size")
+        }
+        if request.acceptCompression {
+            // "" = every encoding this libcurl decodes (gzip, deflate, br, zstd).
+            try check(CMirrorShims_curl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""), "accept encoding")
+        }
+        try check(CMirrorShims_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, request.userAgent), "user agent")
+
+        var lines = request.headers.map { "\($0.name): \($0.value)" }
+        if let etag = request.ifNoneMatch { lines.append("If-None-Match: \(etag)") }
+        if let date = request.ifModifiedSince { lines.append("If-Modified-Since: \(date)") }
+        for line in lines {
+            guard !line.contains("\r"), !line.contains("\n") else {
+                throw .invalidURL(url, reason: "a request header contains a line break")
+            }
+            guard let appended = curl_slist_append(headerList, line) else {
+                throw .curl(url: url, code: -1, message: "curl_slist_append failed")
+            }
+            headerList = appended
+        }
+        if let headerList {
+            try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList)), "headers")
+        }
+    }
+
+    // MARK: Callbacks (engine thread)
+
+    func receiveHeader(_ line: UnsafeBufferPointer<UInt8>) {
+        var text = String(decoding: line, as: UTF8.self)
+        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        if text.hasPrefix("HTTP/") {
+            // A new response (after 1xx, or a proxy CONNECT): start over.
+            headers = HTTPHeaders()
+            let parts = text.split(separator: " ", maxSplits: 2)
+            statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            return
+        }
+        guard let colon = text.firstIndex(of: ":") else { return }
+        let name = String(text[..<colon]).trimmingCharacters(in: .whitespaces)
+        let value = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        headers.append(name: name, value: value)
+    }
+
+    /// Returns false to abort the transfer (the reason is kept in ``abortReason``).
+    func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        bodyBytes += Int64(chunk.count)
+        if let cap = request.maxBodyBytes, bodyBytes > cap {
+            abortReason = .bodyTooLarge(url: request.url, limit: cap)
+            return false
+        }
+        if request.acceptCompression, bodyBytes > 1_048_576 {
+            var wire: curl_off_t = 0
+            _ = CMirrorShims_curl_easy_getinfo_off(easy, CURLINFO_SIZE_DOWNLOAD_T, &wire)
+            if wire > 0, Double(bodyBytes) / Double(wire) > request.maxDecompressionRatio {
+                abortReason = .decompressionBomb(url: request.url, ratio: request.maxDecompressionRatio)
+                return false
+            }
+        }
+        hasher.update(chunk)
+        switch request.destination {
+        case .discard:
+            return true
+        case .memory:
+            body.append(contentsOf: chunk)
+            return true
+        case .file(let path):
+            if statusCode >= 400 {
+                if body.count < 64 * 1024 { body.append(contentsOf: chunk.prefix(64 * 1024 - body.count)) }
+                return true
+            }
+            if !fileOpened {
+                fileOpened = true
+                fileDescriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+                if fileDescriptor < 0 {
+                    abortReason = .io(path: path, message: String(cString: strerror(errno)))
+                    return false
+                }
+            }
+            var offset = 0
+            while offset < chunk.count {
+                let n = write(fileDescriptor, chunk.baseAddress! + offset, chunk.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    abortReason = .io(path: path, message: String(cString: strerror(errno)))
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+    }
+
+    func configureTLS(_ sslContext: UnsafeMutableRawPointer) -> Bool {
+        guard let profile else { return true }
+        return profile.configure(sslContext: sslContext, host: host, port: port, outcome: outcome)
+    }
+
+    // MARK: Completion
+
+    /// Builds the result from curl's final code and the state the callbacks collected.
+    func finish(code: CURLcode) -> Result<HTTPResponse, HTTPError> {
+        if fileDescriptor >= 0 {
+            if fsync(fileDescriptor) != 0, case .file(let path) = request.destination, code == CURLE_OK {
+                close(fileDescriptor)
+                fileDescriptor = -1
+                return .failure(.io(path: path, message: String(cString: strerror(errno))))
+            }
+            close(fileDescriptor)
+            fileDescriptor = -1
+        }
+        if let abortReason { return .failure(abortReason) }
+        if code != CURLE_OK { return .failure(CurlErrorMapper.map(code: code, transfer: self)) }
+
+        var status: Int = 0
+        _ = CMirrorShims_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var version: Int = 0
+        _ = CMirrorShims_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        var wire: curl_off_t = 0
+        _ = CMirrorShims_curl_easy_getinfo_off(easy, CURLINFO_SIZE_DOWNLOAD_T, &wire)
+        var total: Double = 0
+        _ = CMirrorShims_curl_easy_getinfo_double(easy, CURLINFO_TOTAL_TIME, &total)
+        var connects: Int = 0
+        _ = CMirrorShims_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+
+        let httpVersion: String
+        switch version {
+        case Int(CURL_HTTP_VERSION_1_0): httpVersion = "1.0"
+        case Int(CURL_HTTP_VERSION_2_0): httpVersion = "2"
+        case Int(CURL_HTTP_VERSION_3): httpVersion = "3"
+        default: httpVersion = "1.1"
+        }
+        var response = HTTPResponse(
+            url: request.url, status: status, headers: headers, body: body,
+            bodyFile: nil, bodyBytes: bodyBytes, wireBytes: Int64(wire), sha256: hasher.finalizeHex(),
+            httpVersion: httpVersion, tls: nil, totalTime: total, reusedConnection: connects == 0)
+        if case .file(let path) = request.destination, status < 400, request.method == .get {
+            if !fileOpened {
+                // An empty body still produces an (empty) file.
+                let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+                if fd < 0 { return .failure(.io(path: path, message: String(cString: strerror(errno)))) }
+                close(fd)
+            }
+            response.bodyFile = path
+        }
+        if let profile {
+            response.tls = TLSConnectionInfo(
+                version: outcome.tlsVersion, cipher: outcome.cipher, alpn: outcome.alpn,
+                serverTrust: outcome.serverTrust, evaluatorName: profile.evaluator.name,
+                identitySent: profile.identity != nil)
+        }
+        if request.detectCertificateRejection, let rejection = ClientCertificateRejection.detect(status: status, body: response.body) {
+            return .failure(.clientCertificateRejected(
+                url: request.url, identitySent: profile?.identity != nil, detail: rejection))
+        }
+        return .success(response)
+    }
+}
+
+// MARK: - C callbacks (no captures; the transfer comes back through the userdata pointer)
+
+private let curlTransferWrite: CMirrorShims_curl_data_callback = { data, size, count, userdata in
+    guard let data, let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    let ok = transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length))
+    return ok ? length : 0
+}
+
+private let curlTransferHeader: CMirrorShims_curl_data_callback = { data, size, count, userdata in
+    guard let data, let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    data.withMemoryRebound(to: UInt8.self, capacity: length) {
+        transfer.receiveHeader(UnsafeBufferPointer(start: $0, count: length))
+    }
+    return length
+}
+
+private let curlTransferSSLContext: CMirrorShims_curl_ssl_ctx_callback = { _, sslContext, userdata in
+    guard let sslContext, let userdata else { return CURLE_SSL_CERTPROBLEM }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    return transfer.configureTLS(sslContext) ? CURLE_OK : CURLE_SSL_CERTPROBLEM
+}

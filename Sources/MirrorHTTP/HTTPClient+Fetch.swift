@@ -1,0 +1,78 @@
+import Foundation
+import MirrorTLS
+
+/// A fetch that followed redirects and retries: the final response plus what happened on the way.
+public struct FetchResult: Sendable {
+    public var response: HTTPResponse
+    /// Every URL requested, the first one included, in order.
+    public var chain: [String]
+    /// Attempts made for the final URL (1 when no retry was needed).
+    public var attempts: Int
+    public var finalURL: String { chain.last ?? response.url }
+}
+
+extension HTTPClient {
+    /// Fetches a URL, following redirects hop by hop and retrying transient failures.
+    ///
+    /// Each hop asks `security` for the identity and trust policy of its own host, so the client
+    /// identity never follows a redirect out of its scope. Conditional headers are sent only to
+    /// the first URL.
+    ///
+    /// - Parameters:
+    ///   - request: the first request.
+    ///   - security: identity scope and trust table.
+    ///   - redirects: the redirect bounds.
+    ///   - retries: when to try again.
+    ///   - sleep: how to wait between retries (injected for tests).
+    /// - Throws: ``HTTPError`` for the first failure that is not retried.
+    public func fetch(
+        _ request: HTTPRequest,
+        security: SecurityPolicy,
+        redirects: RedirectPolicy = RedirectPolicy(),
+        retries: RetryPolicy = RetryPolicy(),
+        sleep: @Sendable (TimeInterval) async -> Void = { seconds in
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+        }
+    ) async throws(HTTPError) -> FetchResult {
+        var current = request
+        var chain = [request.url]
+        while true {
+            let (response, attempts) = try await performWithRetries(current, security: security, retries: retries, sleep: sleep)
+            guard redirects.follow, let location = response.redirectLocation else {
+                return FetchResult(response: response, chain: chain, attempts: attempts)
+            }
+            let next = try redirects.next(location: location, from: current.url, chain: chain)
+            chain.append(next)
+            current.url = next
+            current.ifNoneMatch = nil
+            current.ifModifiedSince = nil
+        }
+    }
+
+    private func performWithRetries(
+        _ request: HTTPRequest, security: SecurityPolicy, retries: RetryPolicy,
+        sleep: @Sendable (TimeInterval) async -> Void
+    ) async throws(HTTPError) -> (HTTPResponse, Int) {
+        let target = try RequestTarget(request.url)
+        let profile = target.isHTTPS ? try security.profile(host: target.host, port: target.port, url: request.url) : nil
+        var attempt = 0
+        while true {
+            attempt += 1
+            if Task.isCancelled { throw .cancelled(url: request.url) }
+            do throws(HTTPError) {
+                let response = try await perform(request, profile: profile)
+                if let wait = retries.delay(afterAttempt: attempt, status: response.status, error: nil,
+                                            retryAfter: response.headers["Retry-After"]) {
+                    await sleep(wait)
+                    continue
+                }
+                return (response, attempt)
+            } catch {
+                guard let wait = retries.delay(afterAttempt: attempt, status: nil, error: error, retryAfter: nil) else {
+                    throw error
+                }
+                await sleep(wait)
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import MirrorCore
+import MirrorTLS
+
+/// The one async HTTP API of mtls-mirror, over libcurl.
+///
+/// Each ``TLSProfile`` (client identity + trust evaluator) gets its own ``CurlMultiEngine``:
+/// its own thread, connection pool and TLS session cache. A connection opened under one
+/// identity or policy is therefore never reused for another. Plain `http://` requests share
+/// one engine with no profile.
+///
+/// Call ``shutdown()`` before the process exits: it stops the engine threads and waits for them,
+/// so that libcurl and OpenSSL are not torn down under a running transfer.
+public final class HTTPClient: Sendable {
+    public struct Configuration: Sendable {
+        /// Concurrent connections to one host, per profile (CURLMOPT_MAX_HOST_CONNECTIONS).
+        public var maxConnectionsPerHost: Int
+        /// Concurrent connections in all, per profile (CURLMOPT_MAX_TOTAL_CONNECTIONS).
+        public var maxTotalConnections: Int
+        public init(maxConnectionsPerHost: Int = 8, maxTotalConnections: Int = 32) {
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.maxTotalConnections = maxTotalConnections
+        }
+    }
+
+    private let configuration: Configuration
+    private let state = LockedState()
+
+    private final class LockedState: @unchecked Sendable {
+        let lock = NSLock()
+        var engines: [String: CurlMultiEngine] = [:]
+        var nextID: UInt64 = 1
+        var closed = false
+    }
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Performs one request (no redirects followed, no retries).
+    ///
+    /// - Parameters:
+    ///   - request: what to fetch.
+    ///   - profile: the identity and trust policy for an `https` URL; ignored for `http`.
+    /// - Returns: the response, whatever its status, except nginx's "client certificate
+    ///   required/refused" 400 pages, which become ``HTTPError/clientCertificateRejected(url:identitySent:detail:)``.
+    /// - Throws: ``HTTPError`` naming the cause.
+    public func perform(_ request: HTTPRequest, profile: TLSProfile?) async throws(HTTPError) -> HTTPResponse {
+        let target = try RequestTarget(request.url)
+        let effectiveProfile = target.isHTTPS ? profile : nil
+        if target.isHTTPS && effectiveProfile == nil {
+            throw .invalidURL(request.url, reason: "an https URL needs a trust policy")
+        }
+        let engine = try engine(for: effectiveProfile)
+        let id = nextTransferID()
+        let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                do throws(HTTPError) {
+                    let transfer = try CurlTransfer(
+                        id: id, request: request, host: target.host, port: target.port,
+                        profile: effectiveProfile, continuation: continuation)
+                    engine.submit(transfer)
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        } onCancel: {
+            engine.cancel(id)
+        }
+        return try result.get()
+    }
+
+    /// Stops every engine thread and waits for them. Later requests fail as cancelled.
+    public func shutdown() {
+        state.lock.lock()
+        state.closed = true
+        let engines = Array(state.engines.values)
+        state.lock.unlock()
+        for engine in engines { engine.shutdown() }
+    }
+
+    private func nextTransferID() -> UInt64 {
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        state.nextID += 1
+        return state.nextID
+    }
+
+    private func engine(for profile: TLSProfile?) throws(HTTPError) -> CurlMultiEngine {
+        let key = profile?.id ?? "plain"
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        if state.closed { throw .cancelled(url: "") }
+        if let engine = state.engines[key] { return engine }
+        let engine = try CurlMultiEngine(
+            profile: profile,
+            limits: .init(maxConnectionsPerHost: configuration.maxConnectionsPerHost,
+                          maxTotalConnections: configuration.maxTotalConnections))
+        state.engines[key] = engine
+        return engine
+    }
+}
+
+/// Scheme, host and port of a request URL, checked before anything is sent.
+struct RequestTarget {
+    let isHTTPS: Bool
+    let host: String
+    let port: Int
+
+    init(_ url: String) throws(HTTPError) {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
+            throw .invalidURL(url, reason: "not a valid absolute URL")
+        }
+        guard scheme == "https" || scheme == "http" else {
+            throw .invalidURL(url, reason: "unsupported scheme \"\(scheme)\"")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw .invalidURL(url, reason: "the URL has no host")
+        }
+        isHTTPS = scheme == "https"
+        self.host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        port = components.port ?? (isHTTPS ? 443 : 80)
+    }
+}

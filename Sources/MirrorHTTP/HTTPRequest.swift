@@ -1,0 +1,91 @@
+import Foundation
+
+/// One HTTP request, as the engine sends it: a GET (or HEAD) with headers and limits.
+///
+/// Redirects are never followed inside a request; ``HTTPClient/fetch(_:security:redirects:retries:)``
+/// follows them hop by hop so that each hop gets its own identity and trust decision.
+public struct HTTPRequest: Sendable {
+    public enum Method: String, Sendable { case get = "GET", head = "HEAD" }
+
+    /// Where the response body goes.
+    public enum BodyDestination: Sendable, Equatable {
+        /// Kept in memory, in ``HTTPResponse/body``.
+        case memory
+        /// Streamed to this file (created 0600, truncated). Error responses (status >= 400) are
+        /// kept in memory instead, so an error page never replaces a file.
+        case file(String)
+        /// Counted and hashed, then dropped.
+        case discard
+    }
+
+    /// Connect, stall and total time limits (libcurl CURLOPT_CONNECTTIMEOUT_MS,
+    /// CURLOPT_LOW_SPEED_TIME/LIMIT, CURLOPT_TIMEOUT_MS).
+    public struct Timeouts: Sendable, Equatable {
+        public var connect: TimeInterval
+        /// The transfer fails when fewer than `lowSpeedBytes` arrive per second for this long.
+        public var idle: TimeInterval
+        public var lowSpeedBytes: Int
+        public var total: TimeInterval
+        public init(connect: TimeInterval = 15, idle: TimeInterval = 30, lowSpeedBytes: Int = 1, total: TimeInterval = 600) {
+            self.connect = connect
+            self.idle = idle
+            self.lowSpeedBytes = lowSpeedBytes
+            self.total = total
+        }
+    }
+
+    public var url: String
+    public var method: Method
+    /// Extra request headers, sent in order. `Host`, `Accept-Encoding` and the conditional
+    /// headers are managed by the engine.
+    public var headers: [(name: String, value: String)]
+    /// Sent as `If-None-Match` (RFC 9110 §13.1.2).
+    public var ifNoneMatch: String?
+    /// Sent as `If-Modified-Since` (RFC 9110 §13.1.3), verbatim as the server sent Last-Modified.
+    public var ifModifiedSince: String?
+    public var destination: BodyDestination
+    /// The largest decoded body accepted; larger bodies fail with ``HTTPError/bodyTooLarge(url:limit:)``.
+    public var maxBodyBytes: Int64?
+    /// Ask for gzip, deflate and br, and decode them.
+    public var acceptCompression: Bool
+    /// Decoded bytes may be at most this many times the bytes on the wire (zip-bomb guard).
+    public var maxDecompressionRatio: Double
+    public var timeouts: Timeouts
+    public var userAgent: String
+    /// Turn nginx's "No required SSL certificate was sent" 400 page into
+    /// ``HTTPError/clientCertificateRejected(url:identitySent:detail:)`` (on by default).
+    public var detectCertificateRejection: Bool = true
+
+    public init(
+        url: String,
+        method: Method = .get,
+        headers: [(name: String, value: String)] = [],
+        ifNoneMatch: String? = nil,
+        ifModifiedSince: String? = nil,
+        destination: BodyDestination = .memory,
+        maxBodyBytes: Int64? = 256 * 1024 * 1024,
+        acceptCompression: Bool = true,
+        maxDecompressionRatio: Double = 200,
+        timeouts: Timeouts = Timeouts(),
+        userAgent: String = HTTPRequest.defaultUserAgent
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.ifNoneMatch = ifNoneMatch
+        self.ifModifiedSince = ifModifiedSince
+        self.destination = destination
+        self.maxBodyBytes = maxBodyBytes
+        self.acceptCompression = acceptCompression
+        self.maxDecompressionRatio = maxDecompressionRatio
+        self.timeouts = timeouts
+        self.userAgent = userAgent
+    }
+
+    public static let defaultUserAgent = "mtls-mirror/\(MirrorVersion.string)"
+}
+
+/// The tool's version, shown by `--version` and in the User-Agent.
+public enum MirrorVersion {
+    public static let string = "0.1.0"
+}

@@ -1,0 +1,78 @@
+import Foundation
+import MirrorTLS
+
+/// Response header fields in arrival order, with case-insensitive lookup.
+public struct HTTPHeaders: Sendable, Sequence {
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    public init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }
+
+    public mutating func append(name: String, value: String) { fields.append((name, value)) }
+
+    /// The first value of `name`, compared case-insensitively.
+    public subscript(_ name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Every value of `name`, in order.
+    public func values(_ name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+}
+
+/// What the TLS layer saw on the connection that carried a response.
+public struct TLSConnectionInfo: Sendable {
+    public var version: String?
+    public var cipher: String?
+    public var alpn: String?
+    /// The server's chain and host, when this connection's handshake was seen (not on a
+    /// connection reused from an earlier transfer).
+    public var serverTrust: ServerTrust?
+    /// The evaluator that accepted the server.
+    public var evaluatorName: String
+    /// Whether a client certificate was configured for this connection.
+    public var identitySent: Bool
+}
+
+/// A completed HTTP exchange (one hop; see ``FetchResult`` for redirects).
+public struct HTTPResponse: Sendable {
+    public var url: String
+    public var status: Int
+    public var headers: HTTPHeaders
+    /// The decoded body, for `.memory` destinations and for error statuses.
+    public var body: [UInt8]
+    /// The file the body was streamed to, for `.file` destinations with status < 400.
+    public var bodyFile: String?
+    /// Decoded body bytes delivered.
+    public var bodyBytes: Int64
+    /// Body bytes on the wire (before content decoding).
+    public var wireBytes: Int64
+    /// Lower-case hex SHA-256 of the decoded body.
+    public var sha256: String
+    /// "1.1", "2" …
+    public var httpVersion: String
+    public var tls: TLSConnectionInfo?
+    /// Seconds from start to end of the transfer.
+    public var totalTime: Double
+    /// Whether curl reused an open connection.
+    public var reusedConnection: Bool
+
+    /// The `Location` header for 3xx statuses.
+    public var redirectLocation: String? {
+        (300...399).contains(status) ? headers["Location"] : nil
+    }
+
+    /// The media type without parameters, lower-cased (e.g. `text/html`).
+    public var mediaType: String? {
+        headers["Content-Type"].map { value in
+            value.split(separator: ";", maxSplits: 1).first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
+        }
+    }
+
+    /// The body as text, for small error pages and diagnostics.
+    public var bodyText: String { String(decoding: body.prefix(64 * 1024), as: UTF8.self) }
+}
