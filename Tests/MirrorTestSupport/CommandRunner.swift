@@ -10,7 +10,9 @@ import Foundation
 ///
 /// Standard output and standard error are drained on their own threads while the program runs,
 /// so a chatty program cannot fill a pipe and deadlock. A program that outlives `timeout` is
-/// sent `SIGTERM`, then `SIGKILL`, and its result says ``Result/timedOut``.
+/// sent `SIGTERM`, then `SIGKILL` (with its descendants), and its result says
+/// ``Result/timedOut``. Children start with an empty signal mask, so they react to signals
+/// as they would from a shell; `SIGPIPE` stays ignored, as in the test process.
 ///
 /// ```swift
 /// let mirror = CommandRunner(executable: CommandRunner.builtBinary(named: "mtls-mirror"))
@@ -108,7 +110,7 @@ public struct CommandRunner: Sendable {
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         do {
-            try process.run()
+            try ProcessTree.launch(process)
         } catch {
             return Result(
                 exitCode: 127, stdout: "",
@@ -130,9 +132,9 @@ public struct CommandRunner: Sendable {
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             timedOut = true
             let pid = process.processIdentifier
-            kill(pid, SIGTERM)
+            ProcessTree.signalTree(pid, SIGTERM)
             if exited.wait(timeout: .now() + 3) == .timedOut {
-                kill(pid, SIGKILL)
+                ProcessTree.signalTree(pid, SIGKILL)
                 exited.wait()
             }
         }

@@ -37,25 +37,6 @@ extension NginxFixture {
     /// The workers are found before the master dies: once orphaned they would keep the
     /// listening sockets open.
     static func killTree(_ pid: pid_t) {
-        let children = childProcesses(of: pid)
-        kill(pid, SIGKILL)
-        for child in children { kill(child, SIGKILL) }
-    }
-
-    /// The direct children of `pid`, read from `/proc` (empty where there is no `/proc`).
-    static func childProcesses(of pid: pid_t) -> [pid_t] {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else {
-            return []
-        }
-        return entries.compactMap { entry -> pid_t? in
-            guard let candidate = pid_t(entry),
-                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return nil }
-            // Fields after "comm)": state, ppid, ...
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 1, pid_t(fields[1]) == pid else { return nil }
-            return candidate
-        }
+        ProcessTree.signalTree(pid, SIGKILL)
     }
 }

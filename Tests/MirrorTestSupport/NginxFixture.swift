@@ -206,7 +206,7 @@ public final class NginxFixture: @unchecked Sendable {
         process.standardOutput = output ?? FileHandle.nullDevice
         process.standardError = output ?? FileHandle.nullDevice
         do {
-            try process.run()
+            try ProcessTree.launch(process)
         } catch {
             throw Failure.launchFailed(executable: nginx.path, reason: "\(error)")
         }
