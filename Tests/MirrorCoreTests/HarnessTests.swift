@@ -146,9 +146,7 @@ private let client1 = (chain: "client-chain.pem", key: "client.key")
         let result = try curl(tlsOptions(nginx.pki, identity: client1) + [first, first])
         #expect(result.exitCode == 0, "\(result)")
 
-        let mine = nginx.accessLogEntries(for: .mtls, atLeast: 1).filter { $0.target.contains(tag) }
-        let settled = mine.count >= 2 ? mine : nginx.accessLogEntries(for: .mtls, atLeast: 999, timeout: 1)
-            .filter { $0.target.contains(tag) }
+        let settled = nginx.accessLogEntries(for: .mtls, atLeast: 2) { $0.target.contains(tag) }
         #expect(settled.count == 2, "\(nginx.accessLog())")
         #expect(settled.allSatisfy { $0.status == 204 && $0.method == "GET" })
         #expect(settled.allSatisfy { $0.clientSubject.contains("CN=mirror-client-1") })

@@ -53,17 +53,23 @@ extension NginxFixture {
     /// nginx writes a line just after it sends the response, so a client can finish before
     /// the line exists. Pass `atLeast` to wait (up to `timeout` seconds) for that many entries.
     ///
+    /// ```swift
+    /// let hits = nginx.accessLogEntries(for: .mtls, atLeast: 2) { $0.target == "/a.css" }
+    /// ```
+    ///
     /// - Parameters:
     ///   - server: Only entries of this block; all blocks when `nil`.
-    ///   - atLeast: How many entries to wait for.
+    ///   - atLeast: How many matching entries to wait for.
     ///   - timeout: The longest wait, in seconds.
+    ///   - predicate: Only entries for which this is true.
     public func accessLogEntries(
-        for server: Server? = nil, atLeast: Int = 0, timeout: TimeInterval = 3
+        for server: Server? = nil, atLeast: Int = 0, timeout: TimeInterval = 3,
+        where predicate: (AccessLogEntry) -> Bool = { _ in true }
     ) -> [AccessLogEntry] {
         let port = server.map { self.port($0) }
         return waitForLines(atLeast: atLeast, timeout: timeout) {
             self.accessLog().split(separator: "\n").compactMap(AccessLogEntry.init(line:))
-                .filter { port == nil || $0.port == port }
+                .filter { (port == nil || $0.port == port) && predicate($0) }
         }
     }
 
@@ -71,7 +77,7 @@ extension NginxFixture {
     /// in order; an empty string for a request without a client certificate.
     ///
     /// - Parameters:
-    ///   - atLeast: How many entries to wait for (see ``accessLogEntries(for:atLeast:timeout:)``).
+    ///   - atLeast: How many entries to wait for (see ``accessLogEntries(for:atLeast:timeout:where:)``).
     ///   - timeout: The longest wait, in seconds.
     public func loggedClientSubjects(atLeast: Int = 0, timeout: TimeInterval = 3) -> [String] {
         waitForLines(atLeast: atLeast, timeout: timeout) {
