@@ -28,7 +28,7 @@ import Foundation
 ///     }
 /// }
 /// ```
-public final class NginxFixture: @unchecked Sendable {
+public final class NginxFixture: Sendable {
     /// The docroot served under `/` by every block.
     public let site: Site
     /// The PKI whose certificates the blocks present and trust.
