@@ -1,0 +1,294 @@
+import Foundation
+import MirrorCore
+import MirrorTestSupport
+import MirrorTLS
+import Testing
+@testable import MirrorHTTP
+
+/// The HTTP engine against a real nginx that requires client certificates.
+@Suite(.serialized) struct EngineIntegrationTests {
+    static let nginx = Result {
+        try NginxFixture(.mtls, .expired, .wrongHost, .revoked, .selfSigned, .plainTLS, options: .init(
+            extraServerDirectives: """
+                location = /bomb.html { default_type text/html; add_header Content-Encoding gzip; }
+                location = /compressible.txt { gzip on; gzip_types text/plain; gzip_min_length 1; }
+                """))
+    }
+
+    struct Setup {
+        let nginx: NginxFixture
+        let pki: TestPKI
+        let client = HTTPClient()
+        var anchors: TrustAnchors { .files([pki.path("server-root.pem")]) }
+
+        init() throws {
+            nginx = try EngineIntegrationTests.nginx.get()
+            pki = nginx.pki
+        }
+
+        func identity(_ file: String = "client.p12", key: String? = nil) throws -> ClientIdentity {
+            try ClientIdentity.load(certificate: pki.path(file), key: key.map(pki.path), password: pki.secretPassword)
+        }
+
+        func profile(_ identity: ClientIdentity?, _ evaluator: (any ServerTrustEvaluating)? = nil) -> TLSProfile {
+            TLSProfile(identity: identity, evaluator: evaluator ?? DefaultTrustEvaluator(anchors: anchors))
+        }
+
+        func get(_ server: NginxFixture.Server, _ path: String, _ profile: TLSProfile) async throws(HTTPError) -> HTTPResponse {
+            try await client.perform(HTTPRequest(url: nginx.url(server, path: path)), profile: profile)
+        }
+    }
+
+    @Test(arguments: [("client.p12", nil), ("client-legacy.p12", nil), ("client-chain.pem", "client.key"),
+                      ("client-chain.pem", "client-enc.key"), ("client-combined.pem", nil)] as [(String, String?)])
+    func everyIdentityKindIsAccepted(certificate: String, key: String?) async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let response = try await s.get(.mtls, "/whoami", s.profile(try s.identity(certificate, key: key)))
+        #expect(response.status == 200)
+        #expect(response.bodyText.contains("CN=mirror-client-1"))
+        #expect(response.tls?.identitySent == true)
+    }
+
+    @Test func noClientCertificateIsReportedAsRejection() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        await #expect {
+            _ = try await s.get(.mtls, "/whoami", s.profile(nil))
+        } throws: { error in
+            guard case HTTPError.clientCertificateRejected(_, let sent, _) = error else { return false }
+            return sent == false
+        }
+    }
+
+    @Test func rogueClientCertificateIsRejected() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        await #expect {
+            _ = try await s.get(.mtls, "/whoami", s.profile(try s.identity("rogue.p12")))
+        } throws: { error in
+            guard case HTTPError.clientCertificateRejected(_, let sent, _) = error else { return false }
+            return sent
+        }
+    }
+
+    @Test(arguments: [NginxFixture.Server.expired, .wrongHost, .selfSigned])
+    func untrustedServersFailBeforeAnyRequest(server: NginxFixture.Server) async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let before = s.nginx.accessLogEntries(for: server).count
+        await #expect {
+            _ = try await s.get(server, "/whoami", s.profile(try s.identity()))
+        } throws: { error in
+            guard case HTTPError.serverTrust = error else { return false }
+            return true
+        }
+        // The handshake was aborted: nginx never saw a request.
+        #expect(s.nginx.accessLogEntries(for: server).count == before)
+    }
+
+    @Test func hostValidationCanOnlyBeTurnedOffExplicitly() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let lenient = DefaultTrustEvaluator(anchors: s.anchors, validateHost: false)
+        let response = try await s.get(.wrongHost, "/whoami", s.profile(try s.identity(), lenient))
+        #expect(response.status == 200)
+    }
+
+    @Test func revokedServerFailsOnlyWithTheCRL() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let identity = try s.identity()
+        let withoutCRL = try await s.get(.revoked, "/whoami", s.profile(identity))
+        #expect(withoutCRL.status == 200)
+        let revocation = RevocationTrustEvaluator(crlFiles: [s.pki.path("server-crl.pem")], anchors: s.anchors)
+        await #expect(throws: HTTPError.self) {
+            _ = try await s.get(.revoked, "/whoami", s.profile(identity, revocation))
+        }
+        let good = try await s.get(.mtls, "/whoami", s.profile(identity, revocation))
+        #expect(good.status == 200)
+    }
+
+    @Test func selfSignedServerPassesOnlyWhenPinned() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let pinned = try CertificateInfo.loadPEMFile(s.pki.path("server-selfsigned.pem"))
+        let evaluator = PinnedCertificatesTrustEvaluator(certificates: pinned, anchors: s.anchors)
+        let response = try await s.get(.selfSigned, "/whoami", s.profile(try s.identity(), evaluator))
+        #expect(response.status == 200)
+        let strict = PinnedCertificatesTrustEvaluator(certificates: pinned, requireChain: true, anchors: s.anchors)
+        await #expect(throws: HTTPError.self) {
+            _ = try await s.get(.selfSigned, "/whoami", s.profile(try s.identity(), strict))
+        }
+    }
+
+    @Test func publicKeyPinsMatchOrFail() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let leaf = try CertificateInfo.loadPEMFile(s.pki.path("server.pem"))[0]
+        let other = try CertificateInfo.loadPEMFile(s.pki.path("server-selfsigned.pem"))[0]
+        let good = PublicKeysTrustEvaluator(pins: [other.pin, leaf.pin], anchors: s.anchors)
+        #expect(try await s.get(.mtls, "/whoami", s.profile(try s.identity(), good)).status == 200)
+        let bad = PublicKeysTrustEvaluator(pins: [other.pin], anchors: s.anchors)
+        await #expect {
+            _ = try await s.get(.mtls, "/whoami", s.profile(try s.identity(), bad))
+        } throws: { error in
+            guard case HTTPError.serverTrust = error else { return false }
+            return true
+        }
+    }
+
+    @Test func identitiesNeverShareAConnection() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let one = s.profile(try s.identity("client.p12"))
+        let two = s.profile(try s.identity("client2.p12"))
+        let none = s.profile(nil)
+        for _ in 0..<3 {
+            async let a = s.get(.mtls, "/whoami", one)
+            async let b = s.get(.mtls, "/whoami", two)
+            #expect(try await a.bodyText.contains("CN=mirror-client-1"))
+            #expect(try await b.bodyText.contains("CN=mirror-client-2"))
+            // A request without an identity, right after authenticated ones, must not ride
+            // on their connections.
+            await #expect(throws: HTTPError.self) { _ = try await s.get(.mtls, "/whoami", none) }
+        }
+        // Keep-alive works within one profile.
+        let again = try await s.get(.mtls, "/whoami", one)
+        #expect(again.reusedConnection)
+        #expect(again.httpVersion == "2")
+        #expect(again.tls?.alpn == "h2")
+    }
+
+    @Test func identityNeverFollowsARedirectOutOfScope() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let target = s.nginx.url(.plainTLS, path: "/index-of-other-host")
+        try s.nginx.site.write("index-of-other-host", "other host")
+        let start = s.nginx.url(.mtls, path: "/redirect?to=\(target)")
+        let mtlsPort = Int(s.nginx.port(.mtls))
+        let trust = ServerTrustManager(evaluators: [(pattern: "localhost", evaluator: DefaultTrustEvaluator(anchors: s.anchors))])
+        let security = SecurityPolicy(identity: try s.identity(), identityScope: .origin(host: "localhost", port: mtlsPort), trust: trust)
+        let result = try await s.client.fetch(HTTPRequest(url: start), security: security)
+        #expect(result.chain == [start, target])
+        #expect(result.response.bodyText == "other host")
+        let subjects = s.nginx.loggedClientSubjects(atLeast: 1)
+        #expect(!subjects.isEmpty)
+        #expect(subjects.allSatisfy { !$0.contains("mirror-client") })
+    }
+
+    @Test func conditionalRequestsGet304() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        try s.nginx.site.write("cond.html", "<p>conditional</p>")
+        let profile = s.profile(try s.identity())
+        let first = try await s.get(.mtls, "/cond.html", profile)
+        let etag = try #require(first.headers["ETag"])
+        let lastModified = try #require(first.headers["Last-Modified"])
+        var request = HTTPRequest(url: s.nginx.url(.mtls, path: "/cond.html"), ifNoneMatch: etag)
+        #expect(try await s.client.perform(request, profile: profile).status == 304)
+        request.ifNoneMatch = nil
+        request.ifModifiedSince = lastModified
+        let second = try await s.client.perform(request, profile: profile)
+        #expect(second.status == 304)
+        #expect(second.bodyBytes == 0)
+    }
+
+    @Test func bodiesStreamToFilesWithACap() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let big = Data(repeating: 0x61, count: 300_000)
+        try s.nginx.site.write("big.bin", big)
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("big.bin").path
+        let profile = s.profile(try s.identity())
+        var request = HTTPRequest(url: s.nginx.url(.mtls, path: "/big.bin"), destination: .file(path), acceptCompression: false)
+        let response = try await s.client.perform(request, profile: profile)
+        #expect(response.bodyFile == path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == big)
+        #expect(response.sha256 == SHA256Digest.hex(big))
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        request.maxBodyBytes = 100_000
+        await #expect {
+            _ = try await s.client.perform(request, profile: profile)
+        } throws: { error in
+            guard case HTTPError.bodyTooLarge = error else { return false }
+            return true
+        }
+    }
+
+    @Test func compressionIsDecodedAndBombsAreStopped() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let profile = s.profile(try s.identity())
+        let text = String(repeating: "compress me please ", count: 5000)
+        try s.nginx.site.write("compressible.txt", text)
+        let response = try await s.get(.mtls, "/compressible.txt", profile)
+        #expect(response.headers["Content-Encoding"] == "gzip")
+        #expect(response.bodyText == text)
+        #expect(response.wireBytes < response.bodyBytes / 10)
+
+        // 20 MB of zeros in ~20 KB of gzip: decoded/wire is far above the cap.
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let bomb = s.nginx.site.root.appendingPathComponent("bomb.html").path
+        gzip.arguments = ["-c", "head -c 20000000 /dev/zero | gzip -9 > '\(bomb)'"]
+        try gzip.run()
+        gzip.waitUntilExit()
+        var request = HTTPRequest(url: s.nginx.url(.mtls, path: "/bomb.html"))
+        request.maxDecompressionRatio = 100
+        await #expect {
+            _ = try await s.client.perform(request, profile: profile)
+        } throws: { error in
+            guard case HTTPError.decompressionBomb = error else { return false }
+            return true
+        }
+    }
+
+    @Test func retriesHonourTheBudgetAndReportAttempts() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let trust = ServerTrustManager(evaluators: [(pattern: "localhost", evaluator: DefaultTrustEvaluator(anchors: s.anchors))])
+        let security = SecurityPolicy(identity: try s.identity(), identityScope: HostScope(["localhost"]), trust: trust)
+        let waits = LockedWaits()
+        let result = try await s.client.fetch(
+            HTTPRequest(url: s.nginx.url(.mtls, path: "/status/503")), security: security,
+            retries: RetryPolicy(maxRetries: 2, baseDelay: 0.01), sleep: { waits.append($0) })
+        #expect(result.response.status == 503)
+        #expect(result.attempts == 3)
+        #expect(waits.values == [0.01, 0.02])
+    }
+
+    @Test func unknownHostFailsClosedWithATable() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let trust = ServerTrustManager(evaluators: [(pattern: "intranet.example", evaluator: DefaultTrustEvaluator(anchors: s.anchors))])
+        let security = SecurityPolicy(identity: try s.identity(), identityScope: HostScope(["localhost"]), trust: trust)
+        await #expect {
+            _ = try await s.client.fetch(HTTPRequest(url: s.nginx.url(.mtls, path: "/whoami")), security: security)
+        } throws: { error in
+            guard case HTTPError.serverTrust = error else { return false }
+            return true
+        }
+    }
+
+    @Test func closedPortIsANetworkError() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let port = FreePort.allocate()
+        await #expect {
+            _ = try await s.client.perform(HTTPRequest(url: "https://127.0.0.1:\(port)/"), profile: s.profile(nil))
+        } throws: { error in
+            guard case HTTPError.network = error else { return false }
+            return true
+        }
+    }
+}
+
+final class LockedWaits: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [TimeInterval] = []
+    func append(_ value: TimeInterval) { lock.lock(); stored.append(value); lock.unlock() }
+    var values: [TimeInterval] { lock.lock(); defer { lock.unlock() }; return stored }
+}
