@@ -1,1 +1,0 @@
-// MirrorTLS: see the module's files.
