@@ -22,5 +22,7 @@ long CMirrorShims_SSL_CTX_set_tlsext_status_arg(SSL_CTX *ctx, void *arg) { retur
 long CMirrorShims_SSL_get_tlsext_status_ocsp_resp(SSL *ssl, const unsigned char **resp) { return SSL_get_tlsext_status_ocsp_resp(ssl, resp); }
 int CMirrorShims_SSL_CTX_get_ex_new_index(CRYPTO_EX_free *free_func) { return SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, free_func); }
 
+unsigned long CMirrorShims_XN_FLAG_RFC2253(void) { return XN_FLAG_RFC2253; }
+
 void CMirrorShims_OPENSSL_free(void *ptr) { OPENSSL_free(ptr); }
 long CMirrorShims_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }

@@ -34,6 +34,9 @@ long CMirrorShims_SSL_CTX_set_tlsext_status_arg(SSL_CTX *ctx, void *arg);
 long CMirrorShims_SSL_get_tlsext_status_ocsp_resp(SSL *ssl, const unsigned char **resp);
 int CMirrorShims_SSL_CTX_get_ex_new_index(CRYPTO_EX_free *free_func);
 
+// Name printing: XN_FLAG_RFC2253 is an OR of nested macros that Swift does not import.
+unsigned long CMirrorShims_XN_FLAG_RFC2253(void);
+
 // Memory
 void CMirrorShims_OPENSSL_free(void *ptr);
 long CMirrorShims_BIO_get_mem_data(BIO *bio, char **data);
