@@ -140,7 +140,7 @@ struct TLSOptions {
             logger.warning("SERVER VERIFICATION IS DISABLED (--insecure): any server can impersonate \(host) and receive your client certificate")
         }
         let evaluator = try evaluator()
-        let trust = ServerTrustManager(evaluators: [("*", evaluator)].map { (pattern: $0.0, evaluator: $0.1) }, allHostsMustBeEvaluated: false)
+        let trust = ServerTrustManager(fallback: evaluator)
         let scope = HostScope(["\(host):\(port)"] + identityHosts)
         return SecurityPolicy(identity: identity, identityScope: scope, trust: trust)
     }

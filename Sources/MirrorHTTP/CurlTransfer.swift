@@ -35,6 +35,7 @@ final class CurlTransfer: @unchecked Sendable {
     private(set) var abortReason: HTTPError?
     private var identityInstallFailed: String?
     private var statusCode: Int = 0
+    private var connectionRecorded = false
     /// CURLOPT_ERRORBUFFER: libcurl's detailed message for the last failure.
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
@@ -137,9 +138,19 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: Callbacks (engine thread)
 
     func receiveHeader(_ line: UnsafeBufferPointer<UInt8>) {
-        var text = String(decoding: line, as: UTF8.self)
-        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        var end = line.count
+        while end > 0, line[end - 1] == UInt8(ascii: "\n") || line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: line[0..<end]), as: UTF8.self)
         if text.hasPrefix("HTTP/") {
+            if profile != nil, !connectionRecorded {
+                // The connection may be reused (no handshake now): read its TLS parameters.
+                connectionRecorded = true
+                var info: UnsafeMutablePointer<curl_tlssessioninfo>?
+                if CMirrorShims_curl_easy_getinfo_tls_session(easy, &info) == CURLE_OK,
+                   let info, info.pointee.backend == CURLSSLBACKEND_OPENSSL, let ssl = info.pointee.internals {
+                    outcome.recordConnection(ssl: ssl)
+                }
+            }
             // A new response (after 1xx, or a proxy CONNECT): start over.
             headers = HTTPHeaders()
             let parts = text.split(separator: " ", maxSplits: 2)

@@ -27,6 +27,19 @@ public final class HandshakeOutcome: @unchecked Sendable {
     /// The ALPN protocol the server selected (`SSL_get0_alpn_selected`), e.g. `h2`.
     public var alpn: String? { lock.withLock { storedALPN } }
 
+    /// Records the negotiated parameters of the connection a transfer runs on, for transfers
+    /// that reuse a connection whose handshake happened earlier (no verify callback then).
+    ///
+    /// - Parameter ssl: the connection's `SSL *` (libcurl's CURLINFO_TLS_SSL_PTR).
+    public func recordConnection(ssl: UnsafeMutableRawPointer) {
+        let (version, cipher, alpn) = VerifyContext.negotiated(OpaquePointer(ssl))
+        lock.withLock {
+            storedVersion = version
+            storedCipher = cipher
+            storedALPN = alpn
+        }
+    }
+
     func record(trust: ServerTrust?, error: TrustError?, version: String?, cipher: String?, alpn: String?) {
         lock.withLock {
             storedTrust = trust

@@ -10,6 +10,7 @@ public struct ServerTrustManager: Sendable {
     private let wildcards: [(suffix: String, evaluator: any ServerTrustEvaluating)]
     /// Whether an unknown host is refused.
     public let allHostsMustBeEvaluated: Bool
+    private let fallback: (any ServerTrustEvaluating)?
 
     /// Creates the table. For a pattern given twice, the later entry wins.
     ///
@@ -17,6 +18,21 @@ public struct ServerTrustManager: Sendable {
     ///   - evaluators: patterns and their policies.
     ///   - allHostsMustBeEvaluated: refuse hosts no pattern matches; on by default.
     public init(evaluators: [(pattern: String, evaluator: any ServerTrustEvaluating)], allHostsMustBeEvaluated: Bool = true) {
+        self.init(evaluators: evaluators, allHostsMustBeEvaluated: allHostsMustBeEvaluated, fallback: nil)
+    }
+
+    /// A table whose unknown hosts use `fallback` (the policy given on the command line applies
+    /// to every host).
+    ///
+    /// - Parameters:
+    ///   - evaluators: host patterns and their evaluators; may be empty.
+    ///   - fallback: the evaluator for every host the table does not name.
+    public init(evaluators: [(pattern: String, evaluator: any ServerTrustEvaluating)] = [], fallback: any ServerTrustEvaluating) {
+        self.init(evaluators: evaluators, allHostsMustBeEvaluated: false, fallback: fallback)
+    }
+
+    private init(evaluators: [(pattern: String, evaluator: any ServerTrustEvaluating)], allHostsMustBeEvaluated: Bool, fallback: (any ServerTrustEvaluating)?) {
+        self.fallback = fallback
         var exact: [String: any ServerTrustEvaluating] = [:]
         var wildcards: [String: any ServerTrustEvaluating] = [:]
         for (pattern, evaluator) in evaluators {
@@ -45,7 +61,7 @@ public struct ServerTrustManager: Sendable {
             return match.evaluator
         }
         guard !allHostsMustBeEvaluated else { throw .noEvaluatorForHost(host: host) }
-        return DefaultTrustEvaluator()
+        return fallback ?? DefaultTrustEvaluator()
     }
 
     /// Lower-case, without IPv6 brackets or a trailing dot.
