@@ -58,6 +58,32 @@ enum HTMLEntities {
         return out
     }
 
+    /// Decodes the references in `bytes[range]` to UTF-8 bytes, with a map from each decoded
+    /// byte to the raw offset it came from (`map[decoded.count]` is the range's end), so that
+    /// spans found in the decoded text can be mapped back to the source.
+    static func decodeWithMap(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (decoded: [UInt8], map: [Int]) {
+        var decoded: [UInt8] = []
+        var map: [Int] = []
+        decoded.reserveCapacity(range.count)
+        map.reserveCapacity(range.count + 1)
+        var i = range.lowerBound
+        while i < range.upperBound {
+            if bytes[i] == 0x26, let (scalar, next) = reference(bytes, i, range.upperBound) {
+                for b in String(scalar).utf8 {
+                    decoded.append(b)
+                    map.append(i)
+                }
+                i = next
+            } else {
+                decoded.append(bytes[i])
+                map.append(i)
+                i += 1
+            }
+        }
+        map.append(range.upperBound)
+        return (decoded, map)
+    }
+
     /// Parses the reference starting at the `&` at `at`; returns the scalar and the index after it.
     private static func reference(
         _ bytes: UnsafeBufferPointer<UInt8>, _ at: Int, _ end: Int

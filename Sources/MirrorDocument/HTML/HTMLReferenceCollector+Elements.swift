@@ -58,11 +58,7 @@ extension HTMLReferenceCollector {
         case "style": styleElement(tag)
         default: break
         }
-        if let style = tag.attribute("style"), !style.valueSpan.isEmpty {
-            CSSExtractor.extract(
-                original, range: style.valueSpan, charset: charset, attributeQuote: style.quote,
-                element: tag.name, attribute: "style", into: &referencesStorage)
-        }
+        if let style = tag.attribute("style"), !style.valueSpan.isEmpty { styleAttribute(style, element: tag.name) }
     }
 
     private func linkElement(
@@ -105,6 +101,30 @@ extension HTMLReferenceCollector {
             kind: .metaRefresh, element: "meta", attribute: "content", value: decoded(found.span), span: found.span,
             isRequisite: false, syntax: .metaRefresh(attributeQuote: content.quote, urlQuote: found.quote),
             attributeSpan: content.fullSpan))
+    }
+
+    /// CSS in a `style` attribute is read after entity decoding (`url(&quot;x&quot;)` is a
+    /// quoted URL); spans are mapped back to the raw bytes.
+    private func styleAttribute(_ style: HTMLTagLexer.Attribute, element: String) {
+        var hasAmp = false
+        for i in style.valueSpan where original[i] == 0x26 { hasAmp = true; break }
+        guard hasAmp else {
+            CSSExtractor.extract(
+                original, range: style.valueSpan, charset: charset, attributeQuote: style.quote,
+                element: element, attribute: "style", into: &referencesStorage)
+            return
+        }
+        let (decoded, map) = HTMLEntities.decodeWithMap(original, style.valueSpan)
+        var found: [Reference] = []
+        decoded.withUnsafeBufferPointer { buffer in
+            CSSExtractor.extract(
+                buffer, range: 0..<buffer.count, charset: charset, attributeQuote: style.quote,
+                element: element, attribute: "style", into: &found)
+        }
+        for var reference in found {
+            reference.span = map[reference.span.lowerBound]..<map[reference.span.upperBound]
+            append(reference)
+        }
     }
 
     /// `<style>` text runs to the first `</style` (libxml2 and browsers treat it as raw text).
