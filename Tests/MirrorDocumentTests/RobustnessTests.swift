@@ -27,7 +27,7 @@ import Testing
         }
         #expect(try ReferenceRewriter.rewrite(extraction) { _ in nil } == bytes)
         let out = try ReferenceRewriter.rewrite(extraction) { "R" + $0.value }
-        #expect(out.count >= bytes.count || extraction.references.isEmpty == false)
+        #expect((out != bytes) == !extraction.references.isEmpty)
     }
 
     @Test func specificMalformedCasesStillFindTheirLinks() throws {
@@ -43,7 +43,7 @@ import Testing
             + "<img src=end.png>"
         let bytes = Array(html.utf8)
         let extraction = try HTMLExtractor.extract(bytes)
-        #expect(extraction.references.contains { $0.value == "deep.html" } || extraction.references.contains { $0.value == "end.png" })
+        #expect(extraction.references.map(\.value) == ["deep.html", "end.png"])
         #expect(try ReferenceRewriter.rewrite(extraction) { _ in nil } == bytes)
     }
 
