@@ -11,6 +11,7 @@ public enum DocumentError: DiagnosableError, Equatable {
     /// Two rewrites overlap or are not sorted by position.
     case overlappingEdits(first: Range<Int>, second: Range<Int>)
 
+    /// `.limit` for oversized documents, `.internal` otherwise.
     public var category: ErrorCategory {
         switch self {
         case .documentTooLarge: .limit
@@ -18,6 +19,7 @@ public enum DocumentError: DiagnosableError, Equatable {
         }
     }
 
+    /// One line with the evidence (reason, sizes, spans).
     public var summary: String {
         switch self {
         case .parserUnavailable(let reason): "libxml2 HTML parser unavailable: \(reason)"
@@ -29,6 +31,7 @@ public enum DocumentError: DiagnosableError, Equatable {
         }
     }
 
+    /// What to try next.
     public var hint: String {
         switch self {
         case .parserUnavailable: "check that libxml2 is installed and memory is available"
