@@ -1,0 +1,91 @@
+import CLibXML2
+
+/// Extracts references from HTML with libxml2, reporting exact byte spans in the original
+/// document. It never fetches and never resolves URLs. Model: wget2's `libwget/html_url.c`.
+///
+/// How offsets stay exact: libxml2 parses an ASCII-only copy of the document of the same
+/// length (bytes ≥ 0x80 and control bytes become `x`, form feed becomes a space), so it
+/// never transcodes and its byte positions equal positions in the original. For each start
+/// tag libxml2 reports, the extractor takes libxml2's input position (where the attributes
+/// end), finds the tag's `<` by searching backwards, and re-lexes the raw tag with
+/// ``HTMLTagLexer``, accepting a candidate only when the lexer ends where libxml2 did and
+/// libxml2's attribute names appear in the lexer's list in order. Attribute values, `<style>`
+/// text and `style` attributes are then read from the original bytes.
+///
+/// UTF-16 documents (by BOM) are transcoded to UTF-8 first; spans index
+/// ``HTMLExtraction/source``, and ``HTMLExtraction/isTranscoded`` is true.
+public enum HTMLExtractor {
+    /// Extracts all references of an HTML document.
+    ///
+    /// - Parameters:
+    ///   - bytes: The document as received.
+    ///   - contentType: The HTTP `Content-Type` header, whose `charset` parameter wins over
+    ///     `<meta>` declarations (a BOM wins over both).
+    /// - Returns: The references and the charset.
+    /// - Throws: `DocumentError.parserUnavailable` when libxml2 cannot create a parser,
+    ///   `DocumentError.documentTooLarge` for documents of 2 GiB or more.
+    public static func extract(_ bytes: [UInt8], contentType: String? = nil) throws(DocumentError) -> HTMLExtraction {
+        let (charset, charsetSource) = bytes.withUnsafeBufferPointer { CharsetDetector.detect($0, contentType: contentType) }
+        var source = bytes
+        var readCharset = charset
+        var transcoded = false
+        if charset.isUTF16 {
+            source = transcodeUTF16(bytes, bigEndian: charset == .utf16BE)
+            readCharset = .utf8
+            transcoded = true
+        }
+        var result = HTMLExtraction(source: source, charset: charset, charsetSource: charsetSource,
+                                    isTranscoded: transcoded, references: [])
+        guard !source.isEmpty else { return result }
+        let ascii = asciiProxy(source)
+        result.references = try source.withUnsafeBufferPointer { (original) throws(DocumentError) -> [Reference] in
+            try ascii.withUnsafeBufferPointer { (proxy) throws(DocumentError) -> [Reference] in
+                let collector = HTMLReferenceCollector(original: original, proxy: proxy, charset: readCharset)
+                let scanner = try LibXMLElementScanner(ascii: proxy) { name, attributes, end in
+                    collector.startTag(name: name, attributes: attributes, end: end)
+                }
+                scanner.run()
+                return collector.references
+            }
+        }
+        return result
+    }
+
+    /// Maps each byte to what libxml2 should see: ASCII stays (except controls), everything
+    /// else becomes `x`, form feed a space. The UTF-8 BOM becomes spaces.
+    private static let proxyTable: [UInt8] = (0...255).map { (b: Int) -> UInt8 in
+        switch b {
+        case 0x09, 0x0A, 0x0D, 0x20...0x7E: UInt8(b)
+        case 0x0C: 0x20
+        default: 0x78
+        }
+    }
+
+    static func asciiProxy(_ bytes: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: bytes.count)
+        proxyTable.withUnsafeBufferPointer { table in
+            out.withUnsafeMutableBufferPointer { dst in
+                bytes.withUnsafeBufferPointer { src in
+                    for i in 0..<src.count { dst[i] = table[Int(src[i])] }
+                }
+            }
+        }
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            out[0] = 0x20; out[1] = 0x20; out[2] = 0x20
+        }
+        return out
+    }
+
+    /// UTF-16 (after a 2-byte BOM) to UTF-8, with U+FFFD for unpaired surrogates.
+    static func transcodeUTF16(_ bytes: [UInt8], bigEndian: Bool) -> [UInt8] {
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var i = 2
+        while i + 1 < bytes.count {
+            let a = UInt16(bytes[i]), b = UInt16(bytes[i + 1])
+            units.append(bigEndian ? a << 8 | b : b << 8 | a)
+            i += 2
+        }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
+    }
+}

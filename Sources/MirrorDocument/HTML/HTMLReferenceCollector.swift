@@ -1,0 +1,125 @@
+import CLibXML2
+
+/// Receives libxml2's start tags during one extraction, locates each interesting tag in the
+/// source and turns its attributes into references (see ``HTMLExtractor``).
+final class HTMLReferenceCollector {
+    let original: UnsafeBufferPointer<UInt8>
+    let proxy: UnsafeBufferPointer<UInt8>
+    let charset: Charset
+    /// The references found so far, in source order.
+    var references: [Reference] { referencesStorage }
+    var referencesStorage: [Reference] = []
+    /// No tag can start before the end of the previous start tag libxml2 reported.
+    private var floor = 0
+    /// Tags inside raw-text elements (`<textarea>`, `<title>`, …), which libxml2 parses as
+    /// markup but browsers show as text, end before this offset and are ignored.
+    private var rawTextEnd = 0
+
+    /// Elements whose content browsers read as text (WHATWG RCDATA/RAWTEXT) but libxml2 2.9
+    /// parses as markup. `<noscript>` is not among them: we read it as with scripting off.
+    static let rawTextElements: Set<String> = ["textarea", "title", "xmp", "iframe", "noembed", "noframes"]
+
+    init(original: UnsafeBufferPointer<UInt8>, proxy: UnsafeBufferPointer<UInt8>, charset: Charset) {
+        self.original = original
+        self.proxy = proxy
+        self.charset = charset
+    }
+
+    /// Elements whose attributes can hold URLs (any element with a `style` attribute counts too).
+    static let elementsOfInterest: Set<String> = [
+        "a", "area", "link", "img", "source", "video", "audio", "track", "script", "iframe", "frame",
+        "embed", "object", "input", "body", "table", "td", "th", "meta", "base", "use", "image", "style",
+        "form", "feimage",
+    ]
+
+    /// Handles one libxml2 start tag.
+    func startTag(name: UnsafePointer<xmlChar>, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, end: Int) {
+        defer { floor = max(floor, min(end, proxy.count)) }
+        guard end <= proxy.count, end > floor, end >= rawTextEnd else { return }
+        let tagName = String(cString: name)
+        var names: [String] = []
+        if let attributes {
+            var k = 0
+            while let attributeName = attributes[k] {
+                names.append(String(cString: attributeName))
+                k += 2
+            }
+        }
+        if Self.rawTextElements.contains(tagName), let tag = locate(name: tagName, attributeNames: names, end: end) {
+            rawTextEnd = closingTag(tagName, after: tag.end)
+            emit(tag)
+            return
+        }
+        guard tagName == "style" || (!names.isEmpty && (Self.elementsOfInterest.contains(tagName) || names.contains("style")))
+        else { return }
+        guard let tag = locate(name: tagName, attributeNames: names, end: end) else { return }
+        emit(tag)
+    }
+
+    /// Finds the raw start tag ending at `end` (see ``HTMLExtractor`` for the verification).
+    private func locate(name: String, attributeNames: [String], end: Int) -> HTMLTagLexer.Tag? {
+        let nameBytes = Array(name.utf8)
+        var fallback: HTMLTagLexer.Tag?
+        var p = min(end, proxy.count - 1)
+        while p >= floor {
+            defer { p -= 1 }
+            guard proxy[p] == 0x3C, p + nameBytes.count < proxy.count else { continue }
+            var matches = true
+            for (k, b) in nameBytes.enumerated() {
+                let c = proxy[p + 1 + k]
+                if ((c >= 0x41 && c <= 0x5A) ? c | 0x20 : c) != b { matches = false; break }
+            }
+            guard matches else { continue }
+            let after = p + 1 + nameBytes.count
+            if after < proxy.count, !(HTMLTagLexer.isSpace(proxy[after]) || proxy[after] == 0x2F || proxy[after] == 0x3E) {
+                continue
+            }
+            guard let tag = HTMLTagLexer.lex(proxy, at: p), endsAt(tag.end, libxmlEnd: end) else { continue }
+            if isSubsequence(attributeNames, of: tag.attributes) { return tag }
+            if fallback == nil { fallback = tag }
+        }
+        return fallback
+    }
+
+    private func endsAt(_ lexEnd: Int, libxmlEnd: Int) -> Bool {
+        guard libxmlEnd <= lexEnd else { return false }
+        for i in libxmlEnd..<lexEnd where !(proxy[i] == 0x2F || HTMLTagLexer.isSpace(proxy[i])) { return false }
+        return true
+    }
+
+    private func isSubsequence(_ names: [String], of attributes: [HTMLTagLexer.Attribute]) -> Bool {
+        var k = 0
+        for a in attributes where k < names.count && a.name == names[k] { k += 1 }
+        return k == names.count
+    }
+
+    /// The offset of `</name` after `from`, or the document's end.
+    func closingTag(_ name: String, after from: Int) -> Int {
+        let nameBytes = Array(name.utf8)
+        let n = original.count
+        var i = from + 1
+        while i + 1 + nameBytes.count < n {
+            if proxy[i] == 0x3C, proxy[i + 1] == 0x2F {
+                var matches = true
+                for (k, b) in nameBytes.enumerated() where proxy[i + 2 + k] | 0x20 != b { matches = false; break }
+                if matches { return i }
+            }
+            i += 1
+        }
+        return n
+    }
+
+    // MARK: - Values
+
+    /// The attribute's value span without leading/trailing ASCII whitespace.
+    func trimmed(_ span: Range<Int>) -> Range<Int> {
+        var lo = span.lowerBound, hi = span.upperBound
+        while lo < hi, HTMLTagLexer.isSpace(original[lo]) { lo += 1 }
+        while hi > lo, HTMLTagLexer.isSpace(original[hi - 1]) { hi -= 1 }
+        return lo..<hi
+    }
+
+    func decoded(_ span: Range<Int>) -> String { HTMLEntities.decode(original, span, charset: charset) }
+
+    func append(_ reference: Reference) { referencesStorage.append(reference) }
+}

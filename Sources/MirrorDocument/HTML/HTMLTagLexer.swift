@@ -1,0 +1,109 @@
+/// A small lexer for one raw HTML start tag, following the attribute states of the WHATWG
+/// tokenizer (§13.2.5.32–13.2.5.39).
+///
+/// libxml2 reports elements but not where their attributes sit in the source. The extractor
+/// finds the start tag's bytes and this lexer recovers each attribute's exact value span.
+/// It never allocates per byte; names are lowercased ASCII copies.
+struct HTMLTagLexer {
+    /// One attribute of a start tag.
+    struct Attribute: Equatable {
+        /// The lowercased attribute name.
+        var name: String
+        /// The raw value's bytes without quotes; an empty range at the name's end when the
+        /// attribute has no value.
+        var valueSpan: Range<Int>
+        /// The quoting of the value.
+        var quote: Reference.Quote
+        /// From the whitespace before the name through the closing quote.
+        var fullSpan: Range<Int>
+    }
+
+    /// A lexed start tag.
+    struct Tag {
+        /// The lowercased tag name.
+        var name: String
+        /// Attributes in source order; later duplicates are dropped, as browsers and libxml2 do.
+        var attributes: [Attribute]
+        /// The index of the closing `>`, or the buffer's end when the tag is unterminated.
+        var end: Int
+
+        /// The first attribute with this lowercased name.
+        func attribute(_ name: String) -> Attribute? { attributes.first { $0.name == name } }
+    }
+
+    @inline(__always) static func isSpace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0C || b == 0x0D
+    }
+
+    /// Lowercased ASCII string of a byte range.
+    static func lowercasedName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(unsafeUninitializedCapacity: range.count) { out in
+            var i = 0
+            for p in range {
+                let b = bytes[p]
+                out[i] = (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b
+                i += 1
+            }
+            return i
+        }
+    }
+
+    /// Lexes the start tag whose `<` is at `start`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The whole document.
+    ///   - start: Index of the `<`.
+    /// - Returns: The tag, or nil when `start` is not `<` followed by an ASCII letter.
+    static func lex(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Tag? {
+        let n = bytes.count
+        guard start + 1 < n, bytes[start] == 0x3C else { return nil }
+        let first = bytes[start + 1] | 0x20
+        guard first >= 0x61 && first <= 0x7A else { return nil }
+        var i = start + 1
+        while i < n, !isSpace(bytes[i]), bytes[i] != 0x2F, bytes[i] != 0x3E { i += 1 }
+        let name = lowercasedName(bytes, (start + 1)..<i)
+        var attributes: [Attribute] = []
+        while true {
+            let attributeStart = i
+            while i < n, isSpace(bytes[i]) || bytes[i] == 0x2F { i += 1 }
+            guard i < n else { return Tag(name: name, attributes: attributes, end: n) }
+            if bytes[i] == 0x3E { return Tag(name: name, attributes: attributes, end: i) }
+            // Attribute name: the first character may be '='.
+            let nameStart = i
+            i += 1
+            while i < n, !isSpace(bytes[i]), bytes[i] != 0x2F, bytes[i] != 0x3E, bytes[i] != 0x3D { i += 1 }
+            let nameRange = nameStart..<i
+            while i < n, isSpace(bytes[i]) { i += 1 }
+            var valueSpan = nameRange.upperBound..<nameRange.upperBound
+            var quote = Reference.Quote.none
+            var end = nameRange.upperBound
+            if i < n, bytes[i] == 0x3D {
+                i += 1
+                while i < n, isSpace(bytes[i]) { i += 1 }
+                if i < n, bytes[i] == 0x22 || bytes[i] == 0x27 {
+                    let q = bytes[i]
+                    quote = q == 0x22 ? .double : .single
+                    let valueStart = i + 1
+                    i = valueStart
+                    while i < n, bytes[i] != q { i += 1 }
+                    valueSpan = valueStart..<i
+                    if i < n { i += 1 }
+                    end = i
+                } else {
+                    let valueStart = i
+                    while i < n, !isSpace(bytes[i]), bytes[i] != 0x3E { i += 1 }
+                    valueSpan = valueStart..<i
+                    end = i
+                }
+            } else {
+                // No value: the whitespace we skipped belongs to the next attribute.
+                i = nameRange.upperBound
+            }
+            let lowered = lowercasedName(bytes, nameRange)
+            if !attributes.contains(where: { $0.name == lowered }) {
+                attributes.append(Attribute(
+                    name: lowered, valueSpan: valueSpan, quote: quote, fullSpan: attributeStart..<end))
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+/// Turns references and a replacement map into splice edits, and applies them.
+///
+/// The caller decides each reference's new URL (usually a relative path to the local copy);
+/// the rewriter escapes it for its context, drops `integrity` attributes of elements whose
+/// reference it rewrote (the local bytes may differ from what the hash covers) and, when
+/// asked, removes `<base href>` so that rewritten relative URLs resolve against the local file.
+public enum ReferenceRewriter {
+    /// What to do besides replacing URLs.
+    public struct Options: Sendable, Hashable {
+        /// Remove the `integrity` attribute of every element with a rewritten reference.
+        public var dropIntegrityOfRewritten: Bool
+        /// Remove the `href` attribute of `<base>` elements.
+        public var neutraliseBase: Bool
+
+        /// Creates options; by default integrity attributes are dropped and `<base>` is kept.
+        public init(dropIntegrityOfRewritten: Bool = true, neutraliseBase: Bool = false) {
+            self.dropIntegrityOfRewritten = dropIntegrityOfRewritten
+            self.neutraliseBase = neutraliseBase
+        }
+    }
+
+    /// Builds the edits for a set of references.
+    ///
+    /// - Parameters:
+    ///   - references: References of one document, as extracted.
+    ///   - charset: The document's charset (decides how non-ASCII is written).
+    ///   - options: Integrity and `<base>` handling.
+    ///   - replacement: The new URL for a reference, or nil to leave it unchanged. A result
+    ///     equal to the reference's value also leaves the bytes unchanged.
+    /// - Returns: Sorted, non-overlapping edits for ``SpliceRewriter/apply(_:to:)``.
+    public static func edits(
+        for references: [Reference], charset: Charset = .utf8, options: Options = Options(),
+        replacement: (Reference) -> String?
+    ) -> [Rewrite] {
+        var edits: [Rewrite] = []
+        var deletions = Set<Range<Int>>()
+        for reference in references {
+            if reference.kind == .base, options.neutraliseBase, let attribute = reference.attributeSpan {
+                deletions.insert(attribute)
+                continue
+            }
+            guard let url = replacement(reference), url != reference.value else { continue }
+            edits.append(Rewrite(span: reference.span, replacement: URLEncoder.encode(url, for: reference.syntax, charset: charset)))
+            if options.dropIntegrityOfRewritten, let integrity = reference.integritySpan { deletions.insert(integrity) }
+        }
+        edits += deletions.map { Rewrite(span: $0, replacement: []) }
+        edits.sort { $0.span.lowerBound < $1.span.lowerBound || ($0.span.lowerBound == $1.span.lowerBound && $0.span.count > $1.span.count) }
+        // Drop edits inside a deleted attribute (a base href that is also remapped).
+        var result: [Rewrite] = []
+        for edit in edits {
+            if let last = result.last, last.replacement.isEmpty, deletions.contains(last.span),
+                edit.span.lowerBound >= last.span.lowerBound, edit.span.upperBound <= last.span.upperBound
+            {
+                continue
+            }
+            result.append(edit)
+        }
+        return result
+    }
+
+    /// Rewrites an HTML document.
+    ///
+    /// - Parameters:
+    ///   - extraction: The extraction of the document; its ``HTMLExtraction/source`` is edited.
+    ///   - options: Integrity and `<base>` handling.
+    ///   - replacement: The new URL for a reference, or nil to leave it.
+    /// - Returns: The rewritten bytes (UTF-8 when the input was transcoded from UTF-16).
+    /// - Throws: `DocumentError.overlappingEdits` or `.editOutOfBounds` only if the references
+    ///   do not belong to this extraction.
+    public static func rewrite(
+        _ extraction: HTMLExtraction, options: Options = Options(), replacement: (Reference) -> String?
+    ) throws(DocumentError) -> [UInt8] {
+        let charset: Charset = extraction.isTranscoded ? .utf8 : extraction.charset
+        let plan = edits(for: extraction.references, charset: charset, options: options, replacement: replacement)
+        return try SpliceRewriter.apply(plan, to: extraction.source)
+    }
+
+    /// Rewrites a CSS file.
+    ///
+    /// - Parameters:
+    ///   - css: The stylesheet's bytes.
+    ///   - charset: Its charset.
+    ///   - replacement: The new URL for a reference, or nil to leave it.
+    /// - Returns: The rewritten stylesheet.
+    /// - Throws: Never in practice: the edits come from this stylesheet's own references.
+    public static func rewriteCSS(
+        _ css: [UInt8], charset: Charset = .utf8, replacement: (Reference) -> String?
+    ) throws(DocumentError) -> [UInt8] {
+        let references = CSSExtractor.extract(css, charset: charset)
+        return try SpliceRewriter.apply(edits(for: references, charset: charset, replacement: replacement), to: css)
+    }
+}

@@ -1,0 +1,100 @@
+import Testing
+@testable import MirrorDocument
+
+/// Finds the single reference with this element/attribute in `html` and checks its span.
+func extractOne(_ html: String, contentType: String? = nil) throws -> (HTMLExtraction, [Reference]) {
+    let extraction = try HTMLExtractor.extract(Array(html.utf8), contentType: contentType)
+    return (extraction, extraction.references)
+}
+
+func raw(_ extraction: HTMLExtraction, _ reference: Reference) -> String {
+    String(decoding: extraction.source[reference.span], as: UTF8.self)
+}
+
+@Suite struct HTMLExtractorTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var html: String
+        var kind: Reference.Kind
+        var element: String
+        var attribute: String
+        var value: String
+        var raw: String
+        var requisite: Bool
+        var testDescription: String { html }
+    }
+
+    static let cases: [Case] = [
+        Case(html: #"<a href="page.html">x</a>"#, kind: .link, element: "a", attribute: "href", value: "page.html", raw: "page.html", requisite: false),
+        Case(html: #"<map><area shape=rect href=area.html></map>"#, kind: .link, element: "area", attribute: "href", value: "area.html", raw: "area.html", requisite: false),
+        Case(html: #"<link rel="stylesheet" href="s.css">"#, kind: .stylesheet, element: "link", attribute: "href", value: "s.css", raw: "s.css", requisite: true),
+        Case(html: #"<link rel="shortcut icon" href='/favicon.ico'>"#, kind: .icon, element: "link", attribute: "href", value: "/favicon.ico", raw: "/favicon.ico", requisite: true),
+        Case(html: #"<link rel=apple-touch-icon href=touch.png>"#, kind: .icon, element: "link", attribute: "href", value: "touch.png", raw: "touch.png", requisite: true),
+        Case(html: #"<link rel=preload as=font href="f.woff2" crossorigin>"#, kind: .preload, element: "link", attribute: "href", value: "f.woff2", raw: "f.woff2", requisite: true),
+        Case(html: #"<link rel=modulepreload href="m.js">"#, kind: .script, element: "link", attribute: "href", value: "m.js", raw: "m.js", requisite: true),
+        Case(html: #"<link rel=prefetch href="next.html">"#, kind: .preload, element: "link", attribute: "href", value: "next.html", raw: "next.html", requisite: false),
+        Case(html: #"<link rel=manifest href="app.webmanifest">"#, kind: .manifest, element: "link", attribute: "href", value: "app.webmanifest", raw: "app.webmanifest", requisite: true),
+        Case(html: #"<link rel=alternate type=application/rss+xml href="feed.xml">"#, kind: .other, element: "link", attribute: "href", value: "feed.xml", raw: "feed.xml", requisite: false),
+        Case(html: #"<p><img alt="a > b" src="i.png?a=1&amp;b=2"></p>"#, kind: .image, element: "img", attribute: "src", value: "i.png?a=1&b=2", raw: "i.png?a=1&amp;b=2", requisite: true),
+        Case(html: #"<IMG SRC = "  spaced.png  ">"#, kind: .image, element: "img", attribute: "src", value: "spaced.png", raw: "spaced.png", requisite: true),
+        Case(html: #"<picture><source srcset="p.webp" type="image/webp"></picture>"#, kind: .image, element: "source", attribute: "srcset", value: "p.webp", raw: "p.webp", requisite: true),
+        Case(html: #"<video><source src="v.mp4" type="video/mp4"></video>"#, kind: .media, element: "source", attribute: "src", value: "v.mp4", raw: "v.mp4", requisite: true),
+        Case(html: #"<video src="movie.webm"></video>"#, kind: .media, element: "video", attribute: "src", value: "movie.webm", raw: "movie.webm", requisite: true),
+        Case(html: #"<video poster="poster.jpg"></video>"#, kind: .poster, element: "video", attribute: "poster", value: "poster.jpg", raw: "poster.jpg", requisite: true),
+        Case(html: #"<audio src="a.ogg"></audio>"#, kind: .media, element: "audio", attribute: "src", value: "a.ogg", raw: "a.ogg", requisite: true),
+        Case(html: #"<video><track kind=subtitles src="t.vtt"></video>"#, kind: .media, element: "track", attribute: "src", value: "t.vtt", raw: "t.vtt", requisite: true),
+        Case(html: #"<script src="app.js"></script>"#, kind: .script, element: "script", attribute: "src", value: "app.js", raw: "app.js", requisite: true),
+        Case(html: #"<iframe src="frame.html"></iframe>"#, kind: .frame, element: "iframe", attribute: "src", value: "frame.html", raw: "frame.html", requisite: true),
+        Case(html: #"<frameset><frame src="f.html"></frameset>"#, kind: .frame, element: "frame", attribute: "src", value: "f.html", raw: "f.html", requisite: true),
+        Case(html: #"<embed src="e.swf">"#, kind: .embed, element: "embed", attribute: "src", value: "e.swf", raw: "e.swf", requisite: true),
+        Case(html: #"<object data="o.svg" type="image/svg+xml"></object>"#, kind: .object, element: "object", attribute: "data", value: "o.svg", raw: "o.svg", requisite: true),
+        Case(html: #"<form><input type="IMAGE" src="btn.png"></form>"#, kind: .image, element: "input", attribute: "src", value: "btn.png", raw: "btn.png", requisite: true),
+        Case(html: #"<body background="bg.gif"></body>"#, kind: .background, element: "body", attribute: "background", value: "bg.gif", raw: "bg.gif", requisite: true),
+        Case(html: #"<table background=t.gif><tr><td background='td.gif'>x</td></tr></table>"#, kind: .background, element: "td", attribute: "background", value: "td.gif", raw: "td.gif", requisite: true),
+        Case(html: #"<table><tr><th background="th.gif">x</th></tr></table>"#, kind: .background, element: "th", attribute: "background", value: "th.gif", raw: "th.gif", requisite: true),
+        Case(html: ##"<svg><use href="#icon"/></svg>"##, kind: .svgUse, element: "use", attribute: "href", value: "#icon", raw: "#icon", requisite: true),
+        Case(html: #"<svg viewBox="0 0 1 1"><use xlink:href="sprite.svg#i"></use></svg>"#, kind: .svgUse, element: "use", attribute: "xlink:href", value: "sprite.svg#i", raw: "sprite.svg#i", requisite: true),
+        Case(html: #"<svg><image href="pic.png" width="1"/></svg>"#, kind: .svgImage, element: "image", attribute: "href", value: "pic.png", raw: "pic.png", requisite: true),
+        Case(html: #"<svg><image xlink:href='pic2.png'/></svg>"#, kind: .svgImage, element: "image", attribute: "xlink:href", value: "pic2.png", raw: "pic2.png", requisite: true),
+        Case(html: #"<form action="/submit?x=1"></form>"#, kind: .formAction, element: "form", attribute: "action", value: "/submit?x=1", raw: "/submit?x=1", requisite: false),
+        Case(html: #"<head><base href="https://example.com/dir/"></head>"#, kind: .base, element: "base", attribute: "href", value: "https://example.com/dir/", raw: "https://example.com/dir/", requisite: false),
+        Case(html: #"<noscript><img src="ns.png"></noscript>"#, kind: .image, element: "img", attribute: "src", value: "ns.png", raw: "ns.png", requisite: true),
+        Case(html: #"<template><img src="tpl.png"></template>"#, kind: .image, element: "img", attribute: "src", value: "tpl.png", raw: "tpl.png", requisite: true),
+        Case(html: #"<a title="<a x" href=tricky.html>t</a>"#, kind: .link, element: "a", attribute: "href", value: "tricky.html", raw: "tricky.html", requisite: false),
+        Case(html: #"<a href=?q=a&b=c>bare</a>"#, kind: .link, element: "a", attribute: "href", value: "?q=a&b=c", raw: "?q=a&b=c", requisite: false),
+        Case(html: #"<a href="x?a=1&copy=2&#x41;&lt;">e</a>"#, kind: .link, element: "a", attribute: "href", value: "x?a=1&copy=2A<", raw: "x?a=1&copy=2&#x41;&lt;", requisite: false),
+        Case(html: "<a\nhref\n=\n'multi.html'\n>m</a>", kind: .link, element: "a", attribute: "href", value: "multi.html", raw: "multi.html", requisite: false),
+    ]
+
+    @Test(arguments: cases)
+    func extractsElementAttribute(_ c: Case) throws {
+        let (extraction, refs) = try extractOne(c.html)
+        let matching = refs.filter { $0.element == c.element && $0.attribute == c.attribute }
+        #expect(matching.count == 1, "refs: \(refs)")
+        let r = try #require(matching.first)
+        #expect(r.kind == c.kind)
+        #expect(r.value == c.value)
+        #expect(raw(extraction, r) == c.raw)
+        #expect(r.isRequisite == c.requisite)
+    }
+
+    @Test(arguments: [
+        "<!-- <img src=comment.png> -->",
+        "<script>document.write('<img src=script.png>')</script>",
+        "<style>/* <img src=style.png> */</style>",
+        "<textarea><img src=textarea.png></textarea>",
+        "<img src>",
+        "<img src=''>",
+        "<a name=anchor>no href</a>",
+    ])
+    func ignoresNonReferences(_ html: String) throws {
+        let (_, refs) = try extractOne(html)
+        #expect(refs.isEmpty, "refs: \(refs)")
+    }
+}
+
+extension HTMLExtractorTests {
+    @Test func rawTextElementsHideMarkupButNotWhatFollows() throws {
+        let (_, refs) = try extractOne("<title><img src=t.png></title><textarea><a href=x></textarea><img src=after.png>")
+        #expect(refs.map(\.value) == ["after.png"])
+    }
+}
