@@ -75,7 +75,7 @@ import Testing
         (["--cert", "client-chain.pem", "--key", "client-enc.key", "--pass", "wrong"], "password"),
         (["--cert", "garbage.p12", "--pass-env", "TEST_P12_PASS"], "garbage.p12"),
         (["--cert", "cert-only.pem"], "key"),
-        (["--cert", "client.pem", "--key", "client2.key"], "match"),
+        (["--cert", "client.pem", "--key", "client2.key"], "does not belong"),
         (["--cert", "client-expired.p12", "--pass-env", "TEST_P12_PASS"], "expired"),
         (["--cert", "client-notyet.pem", "--key", "client-notyet.key"], "valid"),
         (["--cert", "client.p12", "--pass-env", "UNSET_VARIABLE_FOR_TEST"], "UNSET_VARIABLE_FOR_TEST"),
