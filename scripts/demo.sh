@@ -47,6 +47,7 @@ http {
         ssl_client_certificate $work/pki/client-root.pem;
         ssl_verify_client on;
         ssl_verify_depth 2;
+        ssl_protocols TLSv1.2 TLSv1.3;
         root $work/www;
     }
 }

@@ -113,6 +113,5 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
 
 /// Prints an error as one line naming the cause, and a second line with what to try.
 func report(_ error: any DiagnosableError, logger: Logger) {
-    logger.error(error.summary)
-    if !error.hint.isEmpty { logger.log(.error, "  try: \(error.hint)") }
+    logger.error(error.summary, hint: error.hint, category: error.category.rawValue)
 }

@@ -50,6 +50,19 @@ public final class Logger: Sendable {
     public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
     public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
 
+    /// Logs an error as one line naming the cause and, in text format, a second line saying
+    /// what to try. In JSON format the hint and category are fields of the same object.
+    public func error(_ summary: String, hint: String, category: String) {
+        guard fileDescriptor >= 0 else { return }
+        switch format {
+        case .json:
+            log(.error, summary, fields: hint.isEmpty ? ["category": category] : ["hint": hint, "category": category])
+        case .text:
+            log(.error, summary)
+            if !hint.isEmpty { Terminal.write("  try: " + hint + "\n", to: fileDescriptor) }
+        }
+    }
+
     public func log(_ level: Level, _ message: @autoclosure () -> String, fields: [String: String] = [:]) {
         guard level >= minimumLevel, fileDescriptor >= 0 else { return }
         let text = message()
