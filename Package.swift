@@ -11,7 +11,7 @@ let package = Package(
     products: [
         .executable(name: "mtls-mirror", targets: ["mtls-mirror"]),
         .library(name: "MirrorKit", targets: [
-            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCLI",
+            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler", "MirrorCLI",
         ]),
     ],
     targets: [
@@ -35,8 +35,11 @@ let package = Package(
         .target(name: "MirrorHTTP", dependencies: ["MirrorCore", "MirrorTLS", "CCurl", "CMirrorShims"]),
         .target(name: "MirrorDocument", dependencies: ["MirrorCore", "CLibXML2", "CMirrorShims"]),
         .target(name: "MirrorStore", dependencies: ["MirrorCore"]),
-        .target(name: "MirrorCLI", dependencies: [
+        .target(name: "MirrorCrawler", dependencies: [
             "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore",
+        ]),
+        .target(name: "MirrorCLI", dependencies: [
+            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler",
         ]),
 
         // MARK: The tool: a few lines over MirrorCLI
@@ -51,6 +54,7 @@ let package = Package(
         .testTarget(name: "MirrorHTTPTests", dependencies: ["MirrorHTTP", "MirrorTLS", "MirrorTestSupport"]),
         .testTarget(name: "MirrorDocumentTests", dependencies: ["MirrorDocument", "MirrorTestSupport"]),
         .testTarget(name: "MirrorStoreTests", dependencies: ["MirrorStore", "MirrorTestSupport"]),
+        .testTarget(name: "MirrorCrawlerTests", dependencies: ["MirrorCrawler", "MirrorTestSupport"]),
         .testTarget(name: "MirrorCLITests", dependencies: ["MirrorCLI", "MirrorTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,1 @@
+// MirrorCrawler: scope, robots.txt, the frontier state machine and the crawl loop.
