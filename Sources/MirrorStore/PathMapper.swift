@@ -88,7 +88,7 @@ public struct PathMapper: Sendable {
         }
         let last = segments.last.map(Array.init) ?? []
         let file = fileName(lastSegment: last, query: url.query, contentType: contentType)
-        let components = prefix + fold(directories, prefixLength: prefix, file: file) + [file]
+        let components = prefix + fold(directories, prefix: prefix, file: file) + [file]
         let path = components.joined(separator: "/")
         guard PathMapper.isSafeRelativePath(path) else {
             // Unreachable by construction; a safe fallback keeps the promise regardless.
@@ -125,7 +125,7 @@ public struct PathMapper: Sendable {
 
     /// Keeps the directory list within the depth and total length limits, folding the rest
     /// into one hashed directory.
-    func fold(_ directories: [String], prefixLength prefix: [String], file: String) -> [String] {
+    func fold(_ directories: [String], prefix: [String], file: String) -> [String] {
         func length(_ parts: [String]) -> Int { parts.reduce(0) { $0 + $1.utf8.count + 1 } }
         let fixed = length(prefix) + file.utf8.count
         if directories.count <= maximumDirectoryDepth, fixed + length(directories) <= maximumPathLength {
