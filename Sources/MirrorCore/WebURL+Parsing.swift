@@ -1,0 +1,229 @@
+// The byte-level parser behind `WebURL.parse`: preprocessing, scheme, authority, and the
+// percent-encoding normalisation of path, query and fragment.
+
+extension WebURL {
+    /// Trims and cleans input the way browsers do, then checks length and control characters.
+    ///
+    /// Leading/trailing C0 controls and spaces are trimmed, and tab, LF and CR are removed
+    /// anywhere (WHATWG URL Standard, basic URL parser, first steps).
+    /// - Throws: ``ParseError/tooLong(length:limit:)``, ``ParseError/controlCharacter(offset:)``.
+    static func preprocess(_ input: String, maximumLength: Int) throws(ParseError) -> [UInt8] {
+        let raw = input.utf8
+        guard raw.count <= maximumLength else {
+            throw .tooLong(length: raw.count, limit: maximumLength)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.count)
+        for byte in raw where byte != 0x09 && byte != 0x0A && byte != 0x0D {
+            bytes.append(byte)
+        }
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] <= 0x20 { start += 1 }
+        while end > start, bytes[end - 1] <= 0x20 { end -= 1 }
+        let trimmed = Array(bytes[start..<end])
+        if let offset = trimmed.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw .controlCharacter(offset: offset)
+        }
+        return trimmed
+    }
+
+    /// The length of a leading `scheme:` (scheme characters only, excluding the colon), or
+    /// `nil` when the bytes do not start with one.
+    static func schemeLength(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard let first = bytes.first, ASCII.isAlpha(first) else { return nil }
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ":") { return index - bytes.startIndex }
+            guard ASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Parses preprocessed bytes as an absolute http(s) URL and normalises it.
+    /// - Throws: any ``ParseError`` except `controlCharacter`.
+    static func parseAbsolute(_ bytes: [UInt8], maximumLength: Int) throws(ParseError) -> WebURL {
+        guard bytes.count <= maximumLength else {
+            throw .tooLong(length: bytes.count, limit: maximumLength)
+        }
+        guard let schemeCount = schemeLength(bytes[...]) else { throw .missingScheme }
+        let scheme = String(decoding: bytes[0..<schemeCount].map(ASCII.lowercased), as: UTF8.self)
+        guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(scheme) }
+
+        // Special schemes ignore any number of slashes and backslashes before the authority.
+        var index = schemeCount + 1
+        while index < bytes.count, ASCII.isSlash(bytes[index]) { index += 1 }
+        let authorityStart = index
+        while index < bytes.count, !ASCII.endsAuthority(bytes[index]) { index += 1 }
+        let (host, port) = try parseAuthority(bytes[authorityStart..<index], scheme: scheme)
+
+        let pathStart = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") {
+            index += 1
+        }
+        let rawPath = bytes[pathStart..<index].map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 }
+        var path = removeDotSegments(normalizePercentEncoding(rawPath[...], allowed: ASCII.isPathCharacter))
+        if path.isEmpty { path = "/" }
+
+        var query: String?
+        if index < bytes.count, bytes[index] == UInt8(ascii: "?") {
+            let queryStart = index + 1
+            index = queryStart
+            while index < bytes.count, bytes[index] != UInt8(ascii: "#") { index += 1 }
+            let text = normalizePercentEncoding(bytes[queryStart..<index], allowed: ASCII.isQueryCharacter)
+            query = text.isEmpty ? nil : text
+        }
+        var fragment: String?
+        if index < bytes.count, bytes[index] == UInt8(ascii: "#") {
+            let text = normalizePercentEncoding(bytes[(index + 1)...], allowed: ASCII.isQueryCharacter)
+            fragment = text.isEmpty ? nil : text
+        }
+        return WebURL(scheme: scheme, host: host, port: port, path: path, query: query, fragment: fragment)
+    }
+
+    /// Splits `host[:port]`, validating and normalising both.
+    /// - Throws: ``ParseError/userInfoNotSupported(host:)``, ``ParseError/emptyHost``,
+    ///   ``ParseError/invalidHost(_:)``, ``ParseError/invalidPort(_:)``.
+    static func parseAuthority(
+        _ authority: ArraySlice<UInt8>, scheme: String
+    ) throws(ParseError) -> (host: String, port: Int?) {
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
+            throw .userInfoNotSupported(host: String(decoding: authority[(at + 1)...], as: UTF8.self))
+        }
+        var hostBytes = authority
+        var portBytes: ArraySlice<UInt8>?
+        if authority.first == UInt8(ascii: "[") {
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else {
+                throw .invalidHost(String(decoding: authority, as: UTF8.self))
+            }
+            hostBytes = authority[authority.startIndex...close]
+            let rest = authority[(close + 1)...]
+            if let colon = rest.first {
+                guard colon == UInt8(ascii: ":") else {
+                    throw .invalidHost(String(decoding: authority, as: UTF8.self))
+                }
+                portBytes = rest.dropFirst()
+            }
+        } else if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
+            hostBytes = authority[..<colon]
+            portBytes = authority[(colon + 1)...]
+        }
+        let host = try normalizeHost(hostBytes)
+        var port: Int?
+        if let portBytes, !portBytes.isEmpty {
+            let text = String(decoding: portBytes, as: UTF8.self)
+            guard portBytes.count <= 5, portBytes.allSatisfy(ASCII.isDigit), let value = Int(text),
+                  value <= 65535
+            else { throw .invalidPort(text) }
+            port = value == defaultPort(forScheme: scheme) ? nil : value
+        }
+        return (host, port)
+    }
+
+    /// Validates a host and returns it lower-cased (IPv6 literals keep their brackets).
+    /// - Throws: ``ParseError/emptyHost``, ``ParseError/invalidHost(_:)``.
+    static func normalizeHost(_ bytes: ArraySlice<UInt8>) throws(ParseError) -> String {
+        guard !bytes.isEmpty else { throw .emptyHost }
+        let shown = String(decoding: bytes, as: UTF8.self)
+        if bytes.first == UInt8(ascii: "[") {
+            let inner = bytes.dropFirst().dropLast().map(ASCII.lowercased)
+            let colons = inner.filter { $0 == UInt8(ascii: ":") }.count
+            let valid = inner.allSatisfy { ASCII.isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
+            guard valid, colons >= 2, colons <= 7 else { throw .invalidHost(shown) }
+            return "[" + String(decoding: inner, as: UTF8.self) + "]"
+        }
+        // Hosts are percent-decoded, as in the WHATWG host parser.
+        let decoded = percentDecode(bytes)
+        guard !decoded.isEmpty else { throw .emptyHost }
+        guard decoded.allSatisfy({ !ASCII.isForbiddenInHost($0) }),
+              !decoded.allSatisfy({ $0 == UInt8(ascii: ".") })
+        else { throw .invalidHost(shown) }
+        guard let text = String(validating: decoded, as: UTF8.self) else { throw .invalidHost(shown) }
+        if decoded.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: decoded.map(ASCII.lowercased), as: UTF8.self)
+        }
+        return text.lowercased()
+    }
+
+    /// Decodes every valid `%XX` triplet; other bytes are kept.
+    static func percentDecode(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
+               let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2]) {
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// Normalises percent-encoding (RFC 3986 §6.2.2): upper-case hex, encoded unreserved
+    /// characters decoded, characters outside `allowed` encoded, a stray `%` encoded as `%25`.
+    static func normalizePercentEncoding(
+        _ bytes: ArraySlice<UInt8>, allowed: (UInt8) -> Bool
+    ) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                if index + 2 < bytes.endIndex,
+                   let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2]) {
+                    let value = high << 4 | low
+                    if ASCII.isUnreserved(value) {
+                        out.append(value)
+                    } else {
+                        ASCII.appendPercentEncoded(value, to: &out)
+                    }
+                    index += 3
+                    continue
+                }
+                ASCII.appendPercentEncoded(byte, to: &out)
+            } else if allowed(byte) {
+                out.append(byte)
+            } else {
+                ASCII.appendPercentEncoded(byte, to: &out)
+            }
+            index += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Removes `.` and `..` segments from an absolute path (RFC 3986 §5.2.4). A dot segment
+    /// at the end leaves a trailing slash; `..` never climbs above the root.
+    static func removeDotSegments(_ path: String) -> String {
+        guard path.hasPrefix("/") else { return path }
+        let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        var output: [ArraySlice<UInt8>] = []
+        output.reserveCapacity(segments.count)
+        for (position, segment) in segments.enumerated() {
+            let isLast = position == segments.count - 1
+            if segment.elementsEqual("..".utf8) {
+                if !output.isEmpty { output.removeLast() }
+                if isLast { output.append([][...]) }
+            } else if segment.elementsEqual(".".utf8) {
+                if isLast { output.append([][...]) }
+            } else {
+                output.append(ArraySlice(segment))
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(path.utf8.count)
+        for segment in output {
+            bytes.append(UInt8(ascii: "/"))
+            bytes.append(contentsOf: segment)
+        }
+        return bytes.isEmpty ? "/" : String(decoding: bytes, as: UTF8.self)
+    }
+}

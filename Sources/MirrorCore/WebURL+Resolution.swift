@@ -1,0 +1,103 @@
+// Reference resolution (RFC 3986 §5.2), with the WHATWG leniencies browsers apply to http(s).
+
+extension WebURL {
+    /// Resolves a reference found in a document against this URL, or returns `nil` when the
+    /// result is not an acceptable http(s) URL.
+    ///
+    /// Use ``resolving(_:maximumLength:)`` to learn why, or ``scheme(of:)`` to tell a
+    /// `mailto:`/`javascript:` link from a malformed one.
+    /// - Parameter reference: the raw attribute or CSS value (relative or absolute).
+    public func resolve(_ reference: String) -> WebURL? {
+        try? resolving(reference)
+    }
+
+    /// Resolves a reference against this URL (RFC 3986 §5.2) and normalises the result.
+    ///
+    /// Handles relative paths (`g`, `../g`), absolute paths (`/g`), network paths (`//host/g`),
+    /// query-only (`?y`) and fragment-only (`#s`) references and the empty reference. As in
+    /// browsers, a backslash counts as a slash outside query and fragment, any run of slashes
+    /// and backslashes introduces the authority in a network path, and `http:g` or `http:/g`
+    /// with the base's own scheme is relative (the "backward-compatible" reading of RFC 3986
+    /// §5.4.2, as in the WHATWG "special relative or authority" state).
+    /// - Parameters:
+    ///   - reference: the raw reference text.
+    ///   - maximumLength: the longest accepted reference and result, in UTF-8 bytes.
+    /// - Throws: ``ParseError/unsupportedScheme(_:)`` for `mailto:`, `javascript:`, `data:`…,
+    ///   and the other ``ParseError`` cases when the result is malformed or too long.
+    public func resolving(
+        _ reference: String, maximumLength: Int = WebURL.defaultMaximumLength
+    ) throws(ParseError) -> WebURL {
+        var bytes = try WebURL.preprocess(reference, maximumLength: maximumLength)
+        if let schemeCount = WebURL.schemeLength(bytes[...]) {
+            let scheme = String(decoding: bytes[0..<schemeCount].map(ASCII.lowercased), as: UTF8.self)
+            guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(scheme) }
+            let rest = bytes[(schemeCount + 1)...]
+            let startsWithTwoSlashes = rest.count >= 2 && ASCII.isSlash(rest[rest.startIndex])
+                && ASCII.isSlash(rest[rest.startIndex + 1])
+            if scheme == self.scheme, !startsWithTwoSlashes {
+                bytes = Array(rest)
+            } else {
+                return try WebURL.parseAbsolute(bytes, maximumLength: maximumLength)
+            }
+        }
+        // Network-path reference: `//host/…` (any mix of slashes and backslashes).
+        if bytes.count >= 2, ASCII.isSlash(bytes[0]), ASCII.isSlash(bytes[1]) {
+            return try WebURL.parseAbsolute(Array(self.scheme.utf8) + [UInt8(ascii: ":")] + bytes,
+                                            maximumLength: maximumLength)
+        }
+
+        let pathEnd = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        let referencePath = bytes[..<pathEnd].map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 }
+        var tail = bytes[pathEnd...]
+        var referenceQuery: ArraySlice<UInt8>?
+        var referenceFragment: ArraySlice<UInt8>?
+        if tail.first == UInt8(ascii: "?") {
+            let fragmentStart = tail.firstIndex(of: UInt8(ascii: "#")) ?? tail.endIndex
+            referenceQuery = tail[(tail.startIndex + 1)..<fragmentStart]
+            tail = tail[fragmentStart...]
+        }
+        if tail.first == UInt8(ascii: "#") {
+            referenceFragment = tail.dropFirst()
+        }
+
+        var target: [UInt8] = Array(origin.utf8)
+        if referencePath.isEmpty {
+            target += Array(path.utf8)
+            if let referenceQuery {
+                target += [UInt8(ascii: "?")] + referenceQuery
+            } else if let query {
+                target += [UInt8(ascii: "?")] + Array(query.utf8)
+            }
+        } else {
+            if referencePath.first != UInt8(ascii: "/") {
+                // Merge (§5.2.3): the base path up to and including its last slash.
+                let basePath = Array(path.utf8)
+                let lastSlash = basePath.lastIndex(of: UInt8(ascii: "/")) ?? 0
+                target += basePath[...lastSlash]
+            }
+            target += referencePath
+            if let referenceQuery { target += [UInt8(ascii: "?")] + referenceQuery }
+        }
+        if let referenceFragment { target += [UInt8(ascii: "#")] + referenceFragment }
+        // Parsing the composed text removes dot segments and normalises encoding.
+        return try WebURL.parseAbsolute(target, maximumLength: maximumLength)
+    }
+
+    /// The lower-cased scheme a reference starts with (`mailto`, `javascript`, `https`…), or
+    /// `nil` for a relative reference.
+    ///
+    /// Leading spaces and control characters are ignored and tabs/newlines removed first, as
+    /// a browser does, so `" java\tscript:x"` reports `javascript`.
+    /// - Parameter reference: the raw reference text.
+    public static func scheme(of reference: String) -> String? {
+        var bytes: [UInt8] = []
+        for byte in reference.utf8 {
+            if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+            if bytes.isEmpty, byte <= 0x20 { continue }
+            bytes.append(byte)
+            if byte == UInt8(ascii: ":") || byte == UInt8(ascii: "/") { break }
+        }
+        guard let count = schemeLength(bytes[...]) else { return nil }
+        return String(decoding: bytes[0..<count].map(ASCII.lowercased), as: UTF8.self)
+    }
+}

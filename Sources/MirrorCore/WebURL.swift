@@ -1,0 +1,115 @@
+/// An absolute, normalised `http` or `https` URL.
+///
+/// `WebURL` is the single URL type the mirror uses for fetching, deduplication and mapping to
+/// files. It is parsed by its own byte-level parser (RFC 3986 with the WHATWG URL Standard's
+/// leniency where browsers are lenient), not by `Foundation.URL`, whose parsing differs between
+/// platforms. Every value is normalised when it is created, so two `WebURL`s that address the
+/// same resource compare equal:
+///
+/// - scheme and host are lower-cased; the default port (80 for http, 443 for https) is dropped;
+/// - dot segments are removed from the path, including their percent-encoded forms (`%2e`),
+///   and an empty path becomes `/`;
+/// - percent-encoding uses upper-case hex, encoded unreserved characters (`%41` → `A`) are
+///   decoded, and characters that may not appear raw (space, `"`, `<`, `>`, non-ASCII as
+///   UTF-8, …) are encoded; a `%` not followed by two hex digits becomes `%25`;
+/// - an empty query (`?`) or fragment (`#`) is dropped; the order of query parameters is kept.
+///
+/// Components hold the normalised, still percent-encoded text.
+public struct WebURL: Sendable, Hashable, CustomStringConvertible {
+    /// `http` or `https`.
+    public let scheme: String
+    /// The lower-cased host name, or an IPv6 literal in brackets (`[::1]`).
+    public let host: String
+    /// The port when it is not the scheme's default, otherwise `nil`.
+    public let port: Int?
+    /// The normalised path; never empty, always starting with `/`.
+    public let path: String
+    /// The normalised query without its `?`, or `nil` when there is none (or it was empty).
+    public let query: String?
+    /// The normalised fragment without its `#`, or `nil` when there is none (or it was empty).
+    public let fragment: String?
+
+    /// The longest input, in UTF-8 bytes, that parsing accepts unless told otherwise.
+    public static let defaultMaximumLength = 8192
+
+    /// Creates a URL from already-normalised components. Only the parser calls this.
+    init(scheme: String, host: String, port: Int?, path: String, query: String?, fragment: String?) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+    }
+
+    /// Parses an absolute `http` or `https` URL, or returns `nil` when it is not one.
+    ///
+    /// Use ``parse(_:maximumLength:)`` to learn why a string was rejected.
+    /// - Parameter string: the URL text, as found in a document or typed by a user.
+    public init?(_ string: String) {
+        guard let url = try? WebURL.parse(string) else { return nil }
+        self = url
+    }
+
+    /// Parses and normalises an absolute `http` or `https` URL.
+    ///
+    /// Leading and trailing spaces and C0 control characters are trimmed and tabs and newlines
+    /// removed anywhere, as browsers do. In the scheme's slashes and in the path, a backslash
+    /// counts as a slash.
+    /// - Parameters:
+    ///   - string: the URL text.
+    ///   - maximumLength: the longest accepted input in UTF-8 bytes.
+    /// - Throws: ``ParseError/tooLong(length:limit:)``, ``ParseError/controlCharacter(offset:)``,
+    ///   ``ParseError/missingScheme``, ``ParseError/unsupportedScheme(_:)``,
+    ///   ``ParseError/userInfoNotSupported(host:)``, ``ParseError/emptyHost``,
+    ///   ``ParseError/invalidHost(_:)``, ``ParseError/invalidPort(_:)``.
+    public static func parse(
+        _ string: String, maximumLength: Int = WebURL.defaultMaximumLength
+    ) throws(ParseError) -> WebURL {
+        let bytes = try preprocess(string, maximumLength: maximumLength)
+        return try parseAbsolute(bytes, maximumLength: maximumLength)
+    }
+
+    /// The port that a connection uses: the explicit one or the scheme's default.
+    public var effectivePort: Int { port ?? WebURL.defaultPort(forScheme: scheme) }
+
+    /// The normalised serialisation, including the fragment when there is one.
+    public var string: String {
+        var text = origin
+        text += path
+        if let query { text += "?" + query }
+        if let fragment { text += "#" + fragment }
+        return text
+    }
+
+    /// `scheme://host[:port]`, the port only when it is not the default.
+    public var origin: String {
+        var text = scheme + "://" + host
+        if let port { text += ":" + String(port) }
+        return text
+    }
+
+    /// The path and query as sent in an HTTP request line (`/a/b?x=1`).
+    public var requestTarget: String {
+        guard let query else { return path }
+        return path + "?" + query
+    }
+
+    /// The same URL without its fragment: what is fetched and what identifies a resource.
+    public var withoutFragment: WebURL {
+        guard fragment != nil else { return self }
+        return WebURL(scheme: scheme, host: host, port: port, path: path, query: query, fragment: nil)
+    }
+
+    public var description: String { string }
+
+    /// The default port of `http` (80) or `https` (443); 0 for anything else.
+    /// - Parameter scheme: a lower-case scheme name.
+    public static func defaultPort(forScheme scheme: String) -> Int {
+        switch scheme {
+        case "http": return 80
+        case "https": return 443
+        default: return 0
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+// The manifest file format, version 1 (UTF-8 text, one record a line, `\n` line ends):
+//
+//     mtls-mirror-manifest<TAB>1
+//     <url><TAB><localPath><TAB><status><TAB><contentType><TAB><length><TAB><sha256><TAB>
+//         <etag><TAB><lastModified><TAB><fetchedAt><TAB><error>[<TAB><reference>]*
+//     …
+//     #end<TAB><number of entries>
+//
+// - Text fields escape `\` `TAB` `LF` `CR` as `\\` `\t` `\n` `\r`. An optional text field is
+//   empty when absent and starts with `=` when present (so `=` alone is the empty string).
+// - `status` and `length` are decimal, empty when absent. `fetchedAt` is the Double number of
+//   seconds since 2001-01-01 (`Date.timeIntervalSinceReferenceDate`) in Swift's shortest
+//   round-trip form, so dates come back bit for bit.
+// - Entries are sorted by URL. The `#end` line catches a file cut short at a line boundary.
+
+extension Manifest {
+    static let header = "mtls-mirror-manifest\t1"
+    static let trailerPrefix = "#end\t"
+    static let fixedFieldCount = 10
+
+    /// The manifest in its file format.
+    public func encoded() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(count * 200 + 64)
+        out.append(contentsOf: Manifest.header.utf8)
+        out.append(0x0A)
+        for entry in sortedEntries {
+            Manifest.appendEscaped(entry.url, to: &out)
+            Manifest.appendOptional(entry.localPath, to: &out)
+            out.append(0x09)
+            if let status = entry.status { out.append(contentsOf: String(status).utf8) }
+            Manifest.appendOptional(entry.contentType, to: &out)
+            out.append(0x09)
+            if let length = entry.length { out.append(contentsOf: String(length).utf8) }
+            Manifest.appendOptional(entry.sha256, to: &out)
+            Manifest.appendOptional(entry.etag, to: &out)
+            Manifest.appendOptional(entry.lastModified, to: &out)
+            out.append(0x09)
+            if let date = entry.fetchedAt { out.append(contentsOf: String(date.timeIntervalSinceReferenceDate).utf8) }
+            Manifest.appendOptional(entry.error, to: &out)
+            for reference in entry.references {
+                out.append(0x09)
+                Manifest.appendEscaped(reference, to: &out)
+            }
+            out.append(0x0A)
+        }
+        out.append(contentsOf: (Manifest.trailerPrefix + String(count)).utf8)
+        out.append(0x0A)
+        return out
+    }
+
+    static func appendOptional(_ value: String?, to out: inout [UInt8]) {
+        out.append(0x09)
+        guard let value else { return }
+        out.append(UInt8(ascii: "="))
+        appendEscaped(value, to: &out)
+    }
+
+    static func appendEscaped(_ value: String, to out: inout [UInt8]) {
+        if !value.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            out.append(contentsOf: value.utf8)
+            return
+        }
+        for byte in value.utf8 {
+            switch byte {
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x09: out += [0x5C, UInt8(ascii: "t")]
+            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+            default: out.append(byte)
+            }
+        }
+    }
+}

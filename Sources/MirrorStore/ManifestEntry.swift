@@ -1,0 +1,70 @@
+import Foundation
+import MirrorCore
+
+/// What the store knows about one fetched URL.
+public struct ManifestEntry: Sendable, Hashable {
+    /// The normalised URL without fragment (``WebURL/withoutFragment``), the entry's key.
+    public let url: String
+    /// The file holding the body, relative to the site folder; `nil` when nothing was stored.
+    public var localPath: String?
+    /// The HTTP status of the last response; `nil` when the fetch failed before one arrived.
+    public var status: Int?
+    /// The response's `Content-Type` header.
+    public var contentType: String?
+    /// The stored body's length in bytes.
+    public var length: Int64?
+    /// Lower-case hex SHA-256 of the stored body.
+    public var sha256: String?
+    /// The `ETag` header, for `If-None-Match` on refresh.
+    public var etag: String?
+    /// The `Last-Modified` header, for `If-Modified-Since` on refresh.
+    public var lastModified: String?
+    /// When the response (or the failure) was recorded.
+    public var fetchedAt: Date?
+    /// Why the last fetch failed, as one line; `nil` when it succeeded.
+    public var error: String?
+    /// Normalised URLs referenced by the document, reused when a refresh gets `304`.
+    public var references: [String]
+
+    /// Creates an entry for `url` (its fragment is dropped).
+    /// - Parameters:
+    ///   - url: the fetched URL.
+    ///   - localPath: the body's file, relative to the site folder.
+    ///   - status: the HTTP status.
+    ///   - contentType: the `Content-Type` header.
+    ///   - length: the body length in bytes.
+    ///   - sha256: lower-case hex SHA-256 of the body.
+    ///   - etag: the `ETag` header.
+    ///   - lastModified: the `Last-Modified` header.
+    ///   - fetchedAt: when it was fetched.
+    ///   - error: the failure, if the fetch failed.
+    ///   - references: the normalised URLs the document refers to.
+    public init(
+        url: WebURL, localPath: String? = nil, status: Int? = nil, contentType: String? = nil,
+        length: Int64? = nil, sha256: String? = nil, etag: String? = nil, lastModified: String? = nil,
+        fetchedAt: Date? = nil, error: String? = nil, references: [String] = []
+    ) {
+        self.init(key: url.withoutFragment.string, localPath: localPath, status: status,
+                  contentType: contentType, length: length, sha256: sha256, etag: etag,
+                  lastModified: lastModified, fetchedAt: fetchedAt, error: error, references: references)
+    }
+
+    /// Creates an entry from its stored key; used when loading.
+    init(
+        key: String, localPath: String?, status: Int?, contentType: String?, length: Int64?,
+        sha256: String?, etag: String?, lastModified: String?, fetchedAt: Date?, error: String?,
+        references: [String]
+    ) {
+        self.url = key
+        self.localPath = localPath
+        self.status = status
+        self.contentType = contentType
+        self.length = length
+        self.sha256 = sha256
+        self.etag = etag
+        self.lastModified = lastModified
+        self.fetchedAt = fetchedAt
+        self.error = error
+        self.references = references
+    }
+}

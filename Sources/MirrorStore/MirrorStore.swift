@@ -1,1 +1,0 @@
-// MirrorStore: see the module's files.

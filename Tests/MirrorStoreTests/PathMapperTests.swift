@@ -1,0 +1,160 @@
+import Foundation
+@testable import MirrorCore
+import Testing
+@testable import MirrorStore
+
+@Suite struct PathMapperTests {
+    static let site = WebURL("https://site.example/")!
+    static let mapper = PathMapper(primaryOrigin: site)
+
+    static func map(_ url: String, _ contentType: String? = "text/html") throws -> String {
+        let parsed = try #require(site.resolve(url))
+        return mapper.relativePath(for: parsed, contentType: contentType)
+    }
+
+    /// URL (resolved against the site), Content-Type → expected relative path.
+    static let table: [(String, String?, String)] = [
+        ("/", "text/html", "index.html"),
+        ("/", nil, "index.html"),
+        ("/", "text/css", "index.css"),
+        ("/docs/guide/", "text/html; charset=utf-8", "docs/guide/index.html"),
+        ("/a/b.css", "text/css", "a/b.css"),
+        ("/a/b.css", nil, "a/b.css"),
+        ("/img/logo.png", "image/png", "img/logo.png"),
+        ("/page", "text/html", "page@.html"),
+        ("/page/x", "text/html", "page/x@.html"),
+        ("/page.html", "text/html", "page.html"),
+        ("/index.html", "text/html", "index.html@.html"),
+        ("/index.min.js", "text/javascript", "index.min.js"),
+        ("/search?q=a&b=c", "text/html", "search@q=a&b=c.html"),
+        ("/s.css?v=2", "text/css", "s.css@v=2.css"),
+        ("/s.css?v=2", nil, "s.css@v=2.css"),
+        ("/?p=2", "text/html", "@p=2.html"),
+        ("/q?a/b?c:d@e", "text/html", "q@a^2Fb^3Fc^3Ad@e.html"),
+        ("/report.php", "application/pdf", "report.php@.pdf"),
+        ("/file.weird", nil, "file.weird@.html"),
+        ("/file.weird", "application/x-unknown", "file.weird@.bin"),
+        ("/data", "application/vnd.api+json", "data@.json"),
+        ("/a.css/x.png", "image/png", "a^2Ecss/x.png"),
+        ("/v1.2/x.png", "image/png", "v1.2/x.png"),
+        ("/a%20b.pdf", "application/pdf", "a%20b.pdf"),
+        ("/caf\u{E9}.css", "text/css", "caf%C3%A9.css"),
+        ("/a:b.css", "text/css", "a^3Ab.css"),
+        ("/a*b.css", "text/css", "a^2Ab.css"),
+        ("/a@b.css", "text/css", "a^40b.css"),
+        ("/a^b.css", "text/css", "a%5Eb.css"),
+        ("/a//b.css", "text/css", "a/^/b.css"),
+        ("/x.", "text/html", "x^2E@.html"),
+        ("/x./y.css", "text/css", "x^2E/y.css"),
+        ("/.../y.css", "text/css", "..^2E/y.css"),
+        ("/.well-known/security.txt", "text/plain", ".well-known/security.txt"),
+        ("/.htaccess", "text/plain", ".htaccess@.txt"),
+        ("/_hosts/x.css", "text/css", "^5Fhosts/x.css"),
+        ("/_mirror/x.css", "text/css", "^5Fmirror/x.css"),
+        ("/sub/_hosts/x.css", "text/css", "sub/_hosts/x.css"),
+        ("/con", "text/html", "co^6E@.html"),
+        ("/con.txt", "text/plain", "co^6E.txt"),
+        ("/aux.tar.gz", "application/gzip", "au^78.tar.gz"),
+        ("/nul/x.css", "text/css", "nu^6C/x.css"),
+        ("/com1/lpt9.css", "text/css", "com^31/lpt^39.css"),
+        ("/console.css", "text/css", "console.css"),
+        ("/com10.css", "text/css", "com10.css"),
+        ("https://cdn.example.com/x.js", "text/javascript", "_hosts/cdn.example.com/x.js"),
+        ("https://cdn.example.com:8443/x.js", "text/javascript", "_hosts/cdn.example.com@https-8443/x.js"),
+        ("http://site.example/x.js", "text/javascript", "_hosts/site.example@http-80/x.js"),
+        ("http://[::1]:8080/a.js", "text/javascript", "_hosts/[^3A^3A1]@http-8080/a.js"),
+        ("https://con/", "text/html", "_hosts/co^6E/index.html"),
+        ("https://site.example:443/a.css#frag", "text/css", "a.css"),
+    ]
+
+    @Test(arguments: table)
+    func mapsReadably(url: String, contentType: String?, expected: String) throws {
+        #expect(try Self.map(url, contentType) == expected)
+    }
+
+    @Test func upperCaseNamesGetAHashSoCaseInsensitiveFileSystemsKeepThemApart() throws {
+        let lower = try Self.map("/about/logo.png", "image/png")
+        let upper = try Self.map("/About/Logo.PNG", "image/png")
+        let mixed = try Self.map("/ABOUT/LOGO.png", "image/png")
+        #expect(lower == "about/logo.png")
+        #expect(upper.hasPrefix("About^h") && upper.hasSuffix(".PNG") && upper.contains("/Logo^h"))
+        #expect(Set([lower, upper, mixed].map { $0.lowercased() }).count == 3)
+        let queries = try [Self.map("/s?q=A"), Self.map("/s?q=a")]
+        #expect(queries[1] == "s@q=a.html")
+        #expect(queries[0].lowercased() != queries[1].lowercased())
+        // The device-name rule still applies under the hash.
+        #expect(try Self.map("/LPT9.png", "image/png").hasPrefix("LPT^39^h"))
+    }
+
+    @Test func longNamesAreShortenedWithAHash() throws {
+        let long = String(repeating: "x", count: 500)
+        let a = try Self.map("/\(long)a.css", "text/css")
+        let b = try Self.map("/\(long)b.css", "text/css")
+        #expect(a != b)
+        #expect(a.utf8.count <= 200 && a.hasSuffix(".css") && a.contains("^t"))
+        let directory = try Self.map("/\(long)/\(long)?\(long)", "text/html")
+        let parts = directory.split(separator: "/")
+        #expect(parts.count == 2)
+        #expect(parts.allSatisfy { $0.utf8.count <= 200 })
+        #expect(directory.hasSuffix(".html"))
+        // A cut never splits a %XX escape.
+        let encoded = try Self.map("/" + String(repeating: "%C3%A9", count: 100) + ".css", "text/css")
+        #expect(encoded.utf8.count <= 200)
+        #expect(!encoded.contains("%^t") && !encoded.contains("%C^t"))
+    }
+
+    @Test func deepPathsAreFoldedAndStayShort() throws {
+        let deep = "/" + Array(repeating: "d", count: 200).joined(separator: "/") + "/f.css"
+        let path = try Self.map(deep, "text/css")
+        let parts = path.split(separator: "/")
+        #expect(parts.count == Self.mapper.maximumDirectoryDepth + 1)
+        #expect(parts[parts.count - 2].hasPrefix("^d"))
+        #expect(parts.last == "f.css")
+        let other = try Self.map("/" + Array(repeating: "d", count: 199).joined(separator: "/") + "/f.css", "text/css")
+        #expect(other != path)
+        let wide = "/" + Array(repeating: String(repeating: "w", count: 150), count: 20).joined(separator: "/") + "/f.css"
+        #expect(try Self.map(wide, "text/css").utf8.count <= Self.mapper.maximumPathLength)
+    }
+
+    @Test func mappingIsDeterministic() throws {
+        let again = PathMapper(primaryOrigin: try #require(WebURL("https://SITE.example:443/other")))
+        for (url, type, _) in Self.table {
+            let parsed = try #require(Self.site.resolve(url))
+            #expect(again.relativePath(for: parsed, contentType: type) == Self.mapper.relativePath(for: parsed, contentType: type))
+        }
+    }
+
+    @Test(arguments: [
+        ("index.html", "a/b.css", nil, "a/b.css"),
+        ("a/b/c.html", "a/d.css", nil, "../d.css"),
+        ("a/b/c.html", "a/b/c.html", "top", "c.html#top"),
+        ("a/x.html", "b/y z.html", nil, "../b/y%20z.html"),
+        ("index.html", "search@q=a&b=c.html", nil, "search@q=a&b=c.html"),
+        ("index.html", "a%20b.pdf", nil, "a%2520b.pdf"),
+        ("index.html", "x#y?.html", nil, "x%23y%3F.html"),
+        ("index.html", "caf\u{E9}.html", nil, "caf%C3%A9.html"),
+        ("index.html", "a^3Ab.css", nil, "a%5E3Ab.css"),
+        ("index.html", "a:b.html", nil, "a%3Ab.html"),
+        ("_hosts/cdn/x.css", "index.html", "s p", "../../index.html#s%20p"),
+        ("a/b/c/d.html", "e/f.html", "", "../../../e/f.html"),
+        ("a/b.html", "a/b/c.html", "x%20y", "b/c.html#x%20y"),
+        ("a/b/c.html", "a/index.html", "#", "../index.html#%23"),
+    ] as [(String, String, String?, String)])
+    func relativeLinks(source: String, target: String, fragment: String?, expected: String) {
+        #expect(PathMapper.relativeLink(from: source, to: target, fragment: fragment) == expected)
+    }
+
+    @Test func relativeLinksResolveBackToTheTargetFile() throws {
+        let root = try #require(WebURL("http://local.test/"))
+        let pairs = [("a/b/c.html", "x y/é#?.html"), ("index.html", "_hosts/cdn@http-80/a%20b.css")]
+        for (source, target) in pairs {
+            let link = PathMapper.relativeLink(from: source, to: target, fragment: nil)
+            let sourceURL = try #require(root.resolve(source.split(separator: "/").map {
+                PathMapper.encodeForLink(String($0))
+            }.joined(separator: "/")))
+            let resolved = try #require(sourceURL.resolve(link))
+            let decoded = String(decoding: WebURL.percentDecode(Array(resolved.path.utf8)[...]), as: UTF8.self)
+            #expect(decoded == "/" + target)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import MirrorCore
+@testable import MirrorStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fresh private temporary folder, removed when the value is dropped.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "/mirrorstore-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.flatMap { mkdtemp($0) }
+        }
+        guard made != nil else { throw StoreError.io(operation: "mkdtemp", path: "tmp", errno: errno) }
+        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Every entry below the folder, as relative paths.
+    func allEntries() -> [String] {
+        (FileManager.default.enumerator(atPath: path)?.allObjects as? [String]) ?? []
+    }
+}
+
+/// `stat` mode bits (permissions only) of a path, without following a final symlink.
+func permissionBits(_ path: String) -> mode_t? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    return info.st_mode & 0o7777
+}
+
+/// The canonical absolute path, or nil.
+func resolvedPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
+/// A deterministic random generator (SplitMix64), so generated tables are the same every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
