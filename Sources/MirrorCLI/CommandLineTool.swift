@@ -1,13 +1,15 @@
 import Foundation
 import MirrorCore
+import MirrorCrawler
 import MirrorHTTP
 
 /// The commands, in the order `--help` lists them.
 enum Command: String, CaseIterable {
-    case fetch, inspect
+    case mirror, fetch, inspect
 
     var spec: CommandSpec {
         switch self {
+        case .mirror: MirrorCommand.spec
         case .fetch: FetchCommand.spec
         case .inspect: InspectCommand.spec
         }
@@ -98,10 +100,14 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
         let parsed = try ArgumentParser.parse(rest, spec: command.spec)
         let code: ExitCode
         switch command {
+        case .mirror: code = try await Interruption.run { try await MirrorCommand(arguments: parsed, logger: logger).run() }
         case .fetch: code = try await FetchCommand(arguments: parsed, logger: logger).run()
         case .inspect: code = try await InspectCommand(arguments: parsed, logger: logger).run()
         }
         return code.rawValue
+    } catch CrawlError.cancelled {
+        logger.warning(CrawlError.cancelled.summary)
+        return ExitCode.interrupted.rawValue
     } catch let error as any DiagnosableError {
         report(error, logger: logger)
         return ExitCode(error.category).rawValue

@@ -21,6 +21,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case io = 8
     /// A limit was hit (file size, redirects, decompression ratio).
     case limit = 9
+    /// A mirror or refresh finished and was published, but some URLs failed (see the report).
+    case partial = 10
+    /// The job was interrupted (SIGINT/SIGTERM); the previous snapshot is untouched.
+    case interrupted = 130
 
     /// The exit code for an error category.
     public init(_ category: ErrorCategory) {
@@ -50,6 +54,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .network: "network or TLS protocol error"
         case .io: "local file error"
         case .limit: "a limit was exceeded (size, redirects, decompression)"
+        case .partial: "partial: published, but some URLs failed (listed in the report)"
+        case .interrupted: "interrupted; the previous snapshot is untouched"
         }
     }
 }

@@ -23,6 +23,8 @@ extension HTTPClient {
     ///   - security: identity scope and trust table.
     ///   - redirects: the redirect bounds.
     ///   - retries: when to try again.
+    ///   - follow: asked before each redirect hop with the target URL; returning false ends the
+    ///     fetch with the 3xx response (the crawler uses it to stay inside its scope).
     ///   - sleep: how to wait between retries (injected for tests).
     /// - Throws: ``HTTPError`` for the first failure that is not retried.
     public func fetch(
@@ -30,6 +32,7 @@ extension HTTPClient {
         security: SecurityPolicy,
         redirects: RedirectPolicy = RedirectPolicy(),
         retries: RetryPolicy = RetryPolicy(),
+        follow: (@Sendable (String) -> Bool)? = nil,
         sleep: @Sendable (TimeInterval) async -> Void = { seconds in
             try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
         }
@@ -42,6 +45,9 @@ extension HTTPClient {
                 return FetchResult(response: response, chain: chain, attempts: attempts)
             }
             let next = try redirects.next(location: location, from: current.url, chain: chain)
+            if let follow, !follow(next) {
+                return FetchResult(response: response, chain: chain, attempts: attempts)
+            }
             chain.append(next)
             current.url = next
             current.ifNoneMatch = nil

@@ -1,0 +1,155 @@
+import Foundation
+import MirrorCore
+import MirrorCrawler
+import MirrorHTTP
+import MirrorTLS
+
+/// `mtls-mirror mirror URL...`: crawl a site over mTLS into an offline snapshot.
+struct MirrorCommand {
+    static let crawlOptions: [OptionSpec] = [
+        OptionSpec("output", short: "o", value: "DIR", help: "Output root (default ./output); the site goes to DIR/NAME/current."),
+        OptionSpec("name", value: "NAME", help: "Site folder name (default: the start URL's host, with _PORT for other ports)."),
+        OptionSpec("jobs", short: "j", value: "N", help: "Concurrent transfers (default 8)."),
+        OptionSpec("depth", short: "l", value: "N", help: "Follow page links at most N levels from the start (requisites are always fetched)."),
+        OptionSpec("include", value: "RULE", repeatable: true, help: "Only crawl pages whose path matches: a prefix (/docs/) or regex:PATTERN."),
+        OptionSpec("exclude", value: "RULE", repeatable: true, help: "Never crawl pages whose path matches: a prefix or regex:PATTERN."),
+        OptionSpec("no-parent", help: "Never ascend above the start URL's folder."),
+        OptionSpec("requisite-hosts", value: "HOSTS", repeatable: true, help: "Also fetch page requisites (images, CSS, fonts…) from these hosts (comma-separated; host, host:port, *.domain)."),
+        OptionSpec("max-pages", value: "N", help: "Fetch at most N URLs."),
+        OptionSpec("max-bytes", value: "SIZE", help: "Fetch at most SIZE bytes in all (e.g. 2GiB)."),
+        OptionSpec("max-file-size", value: "SIZE", help: "Skip bodies larger than SIZE (default 256MiB)."),
+        OptionSpec("max-html-size", value: "SIZE", help: "Do not parse HTML larger than SIZE (default 32MiB); it is kept unrewritten."),
+        OptionSpec("max-url-length", value: "N", help: "Ignore links longer than N bytes (default 8192)."),
+        OptionSpec("ignore-robots", help: "Do not honour robots.txt."),
+        OptionSpec("header", short: "H", value: "'NAME: VALUE'", repeatable: true, help: "Add a request header to every request."),
+        OptionSpec("user-agent", short: "A", value: "TEXT", help: "User-Agent (default mtls-mirror/VERSION)."),
+        OptionSpec("max-redirs", value: "N", help: "Follow at most N redirects per URL (default 10)."),
+        OptionSpec("allow-downgrade", help: "Follow redirects from https to plain http."),
+        OptionSpec("retry", value: "N", help: "Retry 5xx, 429 and timeouts N times (default 2)."),
+        OptionSpec("per-host", value: "N", help: "Connections per host (default 8)."),
+        OptionSpec("connect-timeout", value: "SECONDS", help: "Connect time limit (default 15)."),
+        OptionSpec("idle-timeout", value: "SECONDS", help: "Fail a transfer that stalls this long (default 30)."),
+        OptionSpec("max-time", value: "SECONDS", help: "Total time limit per transfer (default 600)."),
+        OptionSpec("compressed-ratio", value: "N", help: "Fail bodies that decompress beyond N times their size (default 200)."),
+    ]
+
+    static let spec = CommandSpec(
+        name: "mirror",
+        summary: "mirror a site over mTLS into an offline copy (output/NAME/current)",
+        usage: "mtls-mirror mirror URL... [-o DIR] [TLS options] [crawl options]",
+        discussion: """
+            Crawls breadth-first from the start URLs within the same scheme, host and port, fetches \
+            every page requisite, rewrites every reference to a relative link, and publishes the copy \
+            atomically as a new snapshot: DIR/NAME/current -> snapshots/ID. The client certificate is \
+            sent only to the start URLs' origins (and --identity-host). Exit 0: complete; 10: published \
+            but some URLs failed (see DIR/NAME/current/_mirror/report.json).
+            """,
+        options: crawlOptions + TLSOptions.specs,
+        examples: [
+            "mtls-mirror mirror https://intranet.example/ --cert me.p12 --pass-env P12_PASSWORD",
+            "mtls-mirror mirror https://portal.example/docs/ --no-parent --depth 3 --cert me.crt --key me.key --cacert corp-ca.pem",
+            "mtls-mirror mirror https://intranet.example/ --requisite-hosts cdn.example.com -j 16 -o /srv/mirrors",
+        ])
+
+    let arguments: ParsedArguments
+    let logger: Logger
+
+    func run() async throws -> ExitCode {
+        guard !arguments.positionals.isEmpty else {
+            throw UsageError("mirror needs at least one start URL", hint: "mtls-mirror mirror https://host/ --cert FILE")
+        }
+        var starts: [WebURL] = []
+        for text in arguments.positionals {
+            do {
+                let url = try WebURL.parse(text)
+                starts.append(url.withoutFragment)
+            } catch {
+                throw UsageError("\"\(text)\" is not a usable start URL: \(error.summary)", hint: "use an absolute https:// URL")
+            }
+        }
+        let tls = try TLSOptions(arguments)
+        var job = SiteJob(
+            name: arguments.value("name") ?? SiteJob.defaultName(for: starts[0]),
+            startURLs: starts, outputRoot: arguments.value("output") ?? "output")
+        try Self.validateSiteName(job.name)
+        try applyCrawlOptions(to: &job)
+
+        let identity = try tls.loadIdentity(logger: logger)
+        if let identity, let warning = identity.expiryWarning() { logger.warning(warning) }
+        if tls.insecure {
+            logger.warning("SERVER VERIFICATION IS DISABLED (--insecure): any server can impersonate the site and receive your client certificate")
+        }
+        let origins = Set(starts.map { "\($0.host):\($0.effectivePort)" })
+        let security = SecurityPolicy(
+            identity: identity, identityScope: HostScope(Array(origins) + tls.identityHosts),
+            trust: ServerTrustManager(fallback: try tls.evaluator()))
+        let client = HTTPClient(configuration: .init(maxConnectionsPerHost: job.limits.perHostConnections,
+                                                      maxTotalConnections: max(job.jobs, job.limits.perHostConnections)))
+        defer { client.shutdown() }
+        return try await Self.runSite(job, security: security, client: client, logger: logger)
+    }
+
+    /// Runs one site and logs its summary. Shared with config-driven runs.
+    static func runSite(_ job: SiteJob, security: SecurityPolicy, client: HTTPClient, logger: Logger) async throws -> ExitCode {
+        let progress = logger.minimumLevel <= .info ? CrawlProgress(site: job.name, logger: logger) : nil
+        let crawler = try Crawler(job: job, security: security, client: client, logger: logger, progress: progress)
+        let report = try await crawler.run()
+        logger.info(report.summaryLine)
+        for failure in report.errors.prefix(20) {
+            logger.warning("\(failure.url): \(failure.cause)")
+        }
+        if report.errors.count > 20 { logger.warning("… and \(report.errors.count - 20) more failures in the report") }
+        logger.info("open \(job.siteDirectory)/current/index.html, or run `mtls-mirror serve -o \(job.outputRoot)`")
+        return report.failed > 0 ? .partial : .success
+    }
+
+    static func validateSiteName(_ name: String) throws(UsageError) {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        guard !name.isEmpty, name.count <= 64, name != ".", name != "..", name.allSatisfy({ allowed.contains($0) }) else {
+            throw UsageError("--name \"\(name)\" is not a safe folder name", hint: "use 1-64 letters, digits, '.', '_' or '-'")
+        }
+    }
+
+    private func applyCrawlOptions(to job: inout SiteJob) throws {
+        if let n = try arguments.int("jobs") { guard (1...256).contains(n) else { throw UsageError("--jobs must be 1 to 256") }; job.jobs = n }
+        if let n = try arguments.int("depth") { job.scope.maxDepth = n }
+        do {
+            job.scope.includes = try arguments.all("include").map(PathRule.parse)
+            job.scope.excludes = try arguments.all("exclude").map(PathRule.parse)
+        } catch let error as ScopeError {
+            throw UsageError(error.summary, hint: error.hint)
+        }
+        job.scope.noParent = arguments.flag("no-parent")
+        job.scope.requisiteHosts = arguments.all("requisite-hosts").flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+        if let n = try arguments.int("max-pages") { job.limits.maxPages = n }
+        if let size = try arguments.size("max-bytes") { job.limits.maxBytes = size }
+        if let size = try arguments.size("max-file-size") { job.limits.maxFileSize = size }
+        if let size = try arguments.size("max-html-size") { job.limits.maxHTMLBytes = size }
+        if let n = try arguments.int("max-url-length") { job.limits.maxURLLength = n }
+        if let n = try arguments.int("per-host") { guard n >= 1 else { throw UsageError("--per-host must be at least 1") }; job.limits.perHostConnections = n }
+        if let seconds = try arguments.double("connect-timeout") { job.limits.timeouts.connect = seconds }
+        if let seconds = try arguments.double("idle-timeout") { job.limits.timeouts.idle = seconds }
+        if let seconds = try arguments.double("max-time") { job.limits.timeouts.total = seconds }
+        if let ratio = try arguments.double("compressed-ratio") { job.limits.maxDecompressionRatio = ratio }
+        job.respectRobots = !arguments.flag("ignore-robots")
+        if let agent = arguments.value("user-agent") { job.userAgent = agent }
+        for header in arguments.all("header") {
+            guard let colon = header.firstIndex(of: ":") else { throw UsageError("--header \"\(header)\" is not NAME: VALUE") }
+            job.headers.append((String(header[..<colon]).trimmingCharacters(in: .whitespaces),
+                                String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+        }
+        if let n = try arguments.int("max-redirs") { job.redirects.maxRedirects = n }
+        job.redirects.allowDowngrade = arguments.flag("allow-downgrade")
+        if let n = try arguments.int("retry") { job.retries.maxRetries = n }
+    }
+}
+
+extension ParsedArguments {
+    func size(_ name: String) throws(UsageError) -> Int64? {
+        guard let text = value(name) else { return nil }
+        guard let bytes = ValueParsers.size(text) else {
+            throw UsageError("--\(name) needs a size such as 500000, 64MiB or 2GiB, not \"\(text)\"")
+        }
+        return bytes
+    }
+}

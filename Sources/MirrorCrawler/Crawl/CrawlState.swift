@@ -1,0 +1,132 @@
+import Foundation
+import MirrorCore
+import MirrorHTTP
+import MirrorStore
+
+/// The mutable state of one crawl, behind an actor: the frontier, the manifest being built,
+/// failures and counters. Fetch tasks report into it; the driver asks it what to fetch next.
+actor CrawlState {
+    enum DocumentKind: Sendable { case html, css }
+
+    struct Document: Sendable {
+        let url: WebURL
+        let localPath: String
+        let kind: DocumentKind
+        let contentType: String?
+    }
+
+    private(set) var frontier: Frontier
+    private(set) var manifest = Manifest()
+    private(set) var failures: [CrawlReport.Failure] = []
+    private(set) var documents: [Document] = []
+    private(set) var pages = 0
+    private(set) var requisites = 0
+    private(set) var bytes: Int64 = 0
+    private(set) var finishReason: FinishReason?
+    private var aliases: [String: String] = [:]
+    private var outOfScope: Set<String> = []
+    private(set) var outOfScopeCount = 0
+    private var temporaryCounter = 0
+    private var robots: [String: RobotsTxt] = [:]
+
+    init(frontier: Frontier) {
+        self.frontier = frontier
+    }
+
+    func next() -> FrontierAction {
+        let action = frontier.next()
+        if case .finished(let reason) = action { finishReason = reason }
+        return action
+    }
+
+    func cancel() { frontier.cancel() }
+
+    func temporaryName() -> String {
+        temporaryCounter += 1
+        return "_mirror/tmp/\(temporaryCounter)"
+    }
+
+    func setRobots(_ rules: RobotsTxt, origin: String) { robots[origin] = rules }
+
+    func robotsAllow(_ url: WebURL, userAgent: String) -> Bool {
+        guard let rules = robots[url.origin] else { return true }
+        return rules.isAllowed(url.requestTarget, userAgent: userAgent)
+    }
+
+    /// A fetched file was stored at `localPath`; its links (if it is a document) are offered
+    /// to the frontier.
+    func stored(
+        _ item: FrontierItem, finalURL: WebURL, localPath: String, response: HTTPResponse,
+        links: [DiscoveredLink], documentKind: DocumentKind?
+    ) {
+        let results = frontier.discover(links, from: item)
+        for (link, result) in zip(links, results) {
+            if case .refused(.outOfScope) = result { noteOutOfScope(link.url) }
+        }
+        frontier.complete(item, bytes: response.bodyBytes)
+        bytes += response.bodyBytes
+        if item.isRequisite { requisites += 1 } else { pages += 1 }
+        var references: [String] = []
+        var seen = Set<String>()
+        for link in links where seen.insert(link.url.string).inserted { references.append(link.url.string) }
+        let entry = ManifestEntry(
+            url: finalURL, localPath: localPath, status: response.status,
+            contentType: response.headers["Content-Type"], length: response.bodyBytes, sha256: response.sha256,
+            etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"], fetchedAt: Date(),
+            error: nil, references: references)
+        manifest.upsert(entry)
+        if let documentKind {
+            documents.append(Document(url: finalURL, localPath: localPath, kind: documentKind, contentType: response.headers["Content-Type"]))
+        }
+    }
+
+    /// `item` redirected to `finalURL`. Returns false when `finalURL` is fetched by another
+    /// task already; links to `item` then follow that copy.
+    func redirected(_ item: FrontierItem, to finalURL: WebURL, status: Int) -> Bool {
+        aliases[item.url.string] = finalURL.string
+        manifest.upsert(ManifestEntry(
+            url: item.url, localPath: nil, status: status, contentType: nil, length: nil, sha256: nil,
+            etag: nil, lastModified: nil, fetchedAt: Date(), error: nil, references: [finalURL.string]))
+        return frontier.redirected(item, to: finalURL)
+    }
+
+    /// A redirect target that was fetched elsewhere: nothing more to do for `item`.
+    func completeAlias(_ item: FrontierItem) {
+        frontier.complete(item, bytes: 0)
+    }
+
+    func failed(_ item: FrontierItem, kind: String, cause: String) {
+        frontier.fail(item)
+        failures.append(.init(url: item.url.string, kind: kind, cause: cause, referrer: item.referrer?.string))
+        manifest.upsert(ManifestEntry(
+            url: item.url, localPath: nil, status: nil, contentType: nil, length: nil, sha256: nil,
+            etag: nil, lastModified: nil, fetchedAt: Date(), error: "\(kind): \(cause)", references: []))
+    }
+
+    func noteOutOfScope(_ url: WebURL) {
+        outOfScopeCount += 1
+        if outOfScope.count < 10_000 { outOfScope.insert(url.string) }
+    }
+
+    var outOfScopeList: [String] { outOfScope.sorted() }
+
+    /// URL → local path for every stored URL and every redirect that leads to one.
+    func localPaths() -> [String: String] {
+        var paths: [String: String] = [:]
+        for entry in manifest {
+            if let path = entry.localPath { paths[entry.url] = path }
+        }
+        for (from, to) in aliases {
+            var target = to
+            var hops = 0
+            while paths[target] == nil, let next = aliases[target], hops < 20 {
+                target = next
+                hops += 1
+            }
+            if let path = paths[target] { paths[from] = path }
+        }
+        return paths
+    }
+
+    var stats: FrontierStats { frontier.stats }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import MirrorCore
+import MirrorDocument
+import MirrorStore
+
+extension Crawler {
+    /// Rewrites every stored HTML and CSS document so that its references point at the local
+    /// copies (relative links), or at the origin (absolute) when not mirrored. Runs one task per
+    /// core; each document is replaced atomically, and only if something changed.
+    ///
+    /// - Returns: how many documents were rewritten.
+    func rewriteDocuments(state: CrawlState, staging: StagingSnapshot, paths: [String: String]) async -> Int {
+        let documents = await state.documents
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let fileSystem = staging.fileSystem
+        return await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<workers {
+                group.addTask {
+                    var count = 0
+                    var index = worker
+                    while index < documents.count {
+                        if (try? Self.rewrite(documents[index], fileSystem: fileSystem, paths: paths)) == true { count += 1 }
+                        index += workers
+                    }
+                    return count
+                }
+            }
+            var total = 0
+            for await count in group { total += count }
+            return total
+        }
+    }
+
+    /// Rewrites one document. Returns true when its bytes changed.
+    static func rewrite(_ document: CrawlState.Document, fileSystem: SecureFileSystem, paths: [String: String]) throws -> Bool {
+        let bytes = try fileSystem.read(document.localPath)
+        let lookup: (WebURL) -> String? = { paths[$0.withoutFragment.string] }
+        let output: [UInt8]
+        switch document.kind {
+        case .html:
+            let extraction = try HTMLExtractor.extract(bytes, contentType: document.contentType)
+            let base = baseURL(of: extraction, documentURL: document.url)
+            let plan = LinkPlanner.plan(
+                references: extraction.references, documentPath: document.localPath, baseURL: base, localPath: lookup)
+            let replacements = replacementTable(extraction.references, plan)
+            output = try ReferenceRewriter.rewrite(
+                extraction, options: .init(dropIntegrityOfRewritten: true, neutraliseBase: true)
+            ) { replacements[$0] }
+        case .css:
+            let references = CSSExtractor.extract(bytes)
+            let plan = LinkPlanner.plan(
+                references: references, documentPath: document.localPath, baseURL: document.url, localPath: lookup)
+            let replacements = replacementTable(references, plan)
+            output = try ReferenceRewriter.rewriteCSS(bytes) { replacements[$0] }
+        }
+        guard output != bytes else { return false }
+        try fileSystem.write(output, to: document.localPath)
+        return true
+    }
+
+    private static func replacementTable(_ references: [Reference], _ plan: LinkPlan) -> [Reference: String] {
+        var table: [Reference: String] = [:]
+        for (index, text) in plan.replacements where index < references.count {
+            table[references[index]] = text
+        }
+        return table
+    }
+
+    /// Writes `index.html` at the snapshot root, leading to the start page, unless the start
+    /// page (or another mirrored page) already is `index.html`.
+    func writeRootIndex(staging: StagingSnapshot, paths: [String: String]) throws(StoreError) {
+        guard let start = job.startURLs.first, let startPath = paths[start.string], startPath != "index.html" else { return }
+        if (try? staging.fileSystem.read("index.html")) != nil { return }
+        let link = PathMapper.relativeLink(from: "index.html", to: startPath, fragment: nil)
+        let escaped = link.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+        let html = """
+            <!doctype html>
+            <html><head><meta charset="utf-8"><title>\(job.name) mirror</title>
+            <meta http-equiv="refresh" content="0; url=\(escaped)"></head>
+            <body><p>Mirror of <code>\(start.string.replacingOccurrences(of: "<", with: "&lt;"))</code>: <a href="\(escaped)">start page</a>.</p></body></html>
+
+            """
+        try staging.fileSystem.write(Array(html.utf8), to: "index.html")
+    }
+}

@@ -1,0 +1,314 @@
+import Foundation
+import MirrorCore
+import MirrorDocument
+import MirrorHTTP
+import MirrorStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Mirrors one site into a new snapshot: crawl (fetch, store, extract links), then rewrite
+/// every HTML and CSS file so that the copy works offline, then publish atomically.
+///
+/// The logic lives in value types (``Frontier``, ``CrawlScope``, ``LinkPlanner``, the document
+/// extractors); this class is the I/O shell that drives them. Bodies stream to disk; HTML and
+/// CSS are parsed by the fetch tasks, so parsing spreads over the cores while downloads go on.
+public final class Crawler: Sendable {
+    public let job: SiteJob
+    private let security: SecurityPolicy
+    private let client: HTTPClient
+    private let logger: Logger
+    private let progress: CrawlProgress?
+    private let scope: CrawlScope
+    private let mapper: PathMapper
+
+    /// - Parameters:
+    ///   - job: the site, scope and limits.
+    ///   - security: identity scope and trust table for every host.
+    ///   - client: the HTTP engine (shared by all sites of a run).
+    ///   - logger: diagnostics.
+    ///   - progress: live progress output, or nil.
+    /// - Throws: ``CrawlError/invalidJob(_:)`` for an empty start list or a bad scope rule.
+    public init(job: SiteJob, security: SecurityPolicy, client: HTTPClient, logger: Logger, progress: CrawlProgress? = nil) throws(CrawlError) {
+        guard let primary = job.startURLs.first else { throw .invalidJob("no start URL") }
+        self.job = job
+        self.security = security
+        self.client = client
+        self.logger = logger
+        self.progress = progress
+        do {
+            scope = try CrawlScope(startURLs: job.startURLs, configuration: job.scope)
+        } catch {
+            throw .invalidJob(error.summary)
+        }
+        mapper = PathMapper(primaryOrigin: primary)
+    }
+
+    /// Runs the crawl and publishes the snapshot.
+    ///
+    /// - Returns: the report. A crawl in which some URLs failed still publishes (the report
+    ///   lists them); a crawl whose start URLs all failed does not.
+    /// - Throws: ``CrawlError`` when the site folder cannot be written, when every start URL
+    ///   failed (with the first failure's cause), or when cancelled.
+    public func run() async throws(CrawlError) -> CrawlReport {
+        let started = Date()
+        let store: SnapshotStore
+        let staging: StagingSnapshot
+        do {
+            store = try SnapshotStore(siteDirectory: job.siteDirectory)
+            staging = try store.begin(now: started)
+            try staging.fileSystem.createDirectory("_mirror/tmp")
+        } catch {
+            throw .store(error)
+        }
+        var frontier = Frontier(scope: scope, limits: FrontierLimits(maxPages: job.limits.maxPages, maxBytes: job.limits.maxBytes))
+        frontier.seed(job.startURLs)
+        let state = CrawlState(frontier: frontier)
+        if job.respectRobots { await loadRobots(into: state) }
+
+        await crawl(state: state, staging: staging)
+        if Task.isCancelled {
+            removeQuietly(staging.fileSystem.root)
+            throw .cancelled
+        }
+        let paths = await state.localPaths()
+        let startFailures = await startURLFailures(state: state, paths: paths)
+        if startFailures.count == job.startURLs.count, let first = startFailures.first {
+            removeQuietly(staging.fileSystem.root)
+            throw .startFailed(url: first.url, kind: first.kind, cause: first.cause, error: first.error)
+        }
+        progress?.phase("rewriting links")
+        let rewritten = await rewriteDocuments(state: state, staging: staging, paths: paths)
+        var warnings: [String] = []
+        do {
+            try writeRootIndex(staging: staging, paths: paths)
+            let manifest = await state.manifest
+            try manifest.save(to: staging.fileSystem, at: "_mirror/manifest.tsv")
+            rmdir(staging.fileSystem.absolutePath("_mirror/tmp"))
+        } catch {
+            removeQuietly(staging.fileSystem.root)
+            throw .store(error)
+        }
+        let finished = Date()
+        let failures = await state.failures
+        var byKind: [String: Int] = [:]
+        for failure in failures { byKind[failure.kind, default: 0] += 1 }
+        if let reason = await state.finishReason, reason != .exhausted {
+            warnings.append("stopped early: \(reason == .pageLimit ? "the page limit (--max-pages)" : reason == .byteLimit ? "the byte limit (--max-bytes)" : "cancelled") was reached")
+        }
+        let report = CrawlReport(
+            site: job.name, startURLs: job.startURLs.map(\.string), snapshot: staging.id,
+            startedAt: started, finishedAt: finished, durationSeconds: finished.timeIntervalSince(started),
+            finishReason: String(describing: await state.finishReason ?? .exhausted),
+            fetched: await state.pages + state.requisites, pages: await state.pages, requisites: await state.requisites,
+            failed: failures.count, bytes: await state.bytes, rewrittenDocuments: rewritten,
+            errorsByKind: byKind, errors: failures, outOfScope: await state.outOfScopeList,
+            outOfScopeCount: await state.outOfScopeCount, warnings: warnings)
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            try staging.fileSystem.write(Array(try encoder.encode(report)), to: "_mirror/report.json")
+            try store.publish(staging)
+        } catch let error as StoreError {
+            removeQuietly(staging.fileSystem.root)
+            throw .store(error)
+        } catch {
+            removeQuietly(staging.fileSystem.root)
+            throw .store(.io(operation: "encode report", path: "_mirror/report.json", errno: 0))
+        }
+        progress?.finish()
+        return report
+    }
+
+    // MARK: Crawl phase
+
+    private func crawl(state: CrawlState, staging: StagingSnapshot) async {
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            var lastProgress = Date.distantPast
+            while true {
+                if Task.isCancelled { await state.cancel() }
+                var finished = false
+                while running < max(1, job.jobs) {
+                    let action = await state.next()
+                    if case .fetch(let item) = action {
+                        running += 1
+                        group.addTask { await self.process(item, state: state, staging: staging) }
+                    } else {
+                        if case .finished = action { finished = true }
+                        break
+                    }
+                }
+                if finished && running == 0 { break }
+                if running == 0 { continue }
+                await group.next()
+                running -= 1
+                if let progress, Date().timeIntervalSince(lastProgress) > 0.2 {
+                    lastProgress = Date()
+                    progress.update(await state.stats, failed: await state.failures.count)
+                }
+            }
+        }
+    }
+
+    private func loadRobots(into state: CrawlState) async {
+        var origins: [String: WebURL] = [:]
+        for url in job.startURLs { origins[url.origin] = url }
+        for (origin, url) in origins {
+            guard let robotsURL = url.resolve("/robots.txt") else { continue }
+            var request = HTTPRequest(url: robotsURL.string, headers: job.headers, maxBodyBytes: 512 * 1024, userAgent: job.userAgent)
+            request.timeouts = job.limits.timeouts
+            do {
+                let result = try await client.fetch(request, security: security, redirects: job.redirects, retries: job.retries)
+                let status = result.response.status
+                if (200...299).contains(status) {
+                    await state.setRobots(RobotsTxt.parse(result.response.body), origin: origin)
+                } else if status >= 500 {
+                    // RFC 9309 §2.3.1.4: an unreachable robots.txt means "disallow all".
+                    logger.warning("\(robotsURL.string) answered HTTP \(status): robots.txt treats the site as off limits (RFC 9309); pass --ignore-robots to mirror anyway")
+                    await state.setRobots(RobotsTxt.parse(Array("User-agent: *\nDisallow: /\n".utf8)), origin: origin)
+                }
+            } catch {
+                logger.debug("robots.txt for \(origin) unavailable: \(error.summary)")
+            }
+        }
+    }
+
+    private func process(_ item: FrontierItem, state: CrawlState, staging: StagingSnapshot) async {
+        if job.respectRobots, !(await state.robotsAllow(item.url, userAgent: job.userAgent)) {
+            await state.failed(item, kind: "robots", cause: "disallowed by robots.txt")
+            return
+        }
+        let temporary = await state.temporaryName()
+        let temporaryPath = staging.fileSystem.absolutePath(temporary)
+        var request = HTTPRequest(
+            url: item.url.string, headers: job.headers, destination: .file(temporaryPath),
+            maxBodyBytes: job.limits.maxFileSize, maxDecompressionRatio: job.limits.maxDecompressionRatio,
+            timeouts: job.limits.timeouts, userAgent: job.userAgent)
+        if let referrer = item.referrer { request.headers.append(("Referer", referrer.string)) }
+        let scope = self.scope
+        let isRequisite = item.isRequisite
+        let depth = item.depth
+        do {
+            let result = try await client.fetch(
+                request, security: security, redirects: job.redirects, retries: job.retries,
+                follow: { target in
+                    guard let url = WebURL(target) else { return false }
+                    switch scope.classify(url, isRequisite: isRequisite, depth: depth) {
+                    case .page, .requisite: return true
+                    default: return false
+                    }
+                })
+            let response = result.response
+            let finalURL = WebURL(result.finalURL)?.withoutFragment ?? item.url
+            if finalURL != item.url, (200...299).contains(response.status) {
+                let fresh = await state.redirected(item, to: finalURL, status: 301)
+                if !fresh {
+                    unlink(temporaryPath)
+                    await state.completeAlias(item)
+                    return
+                }
+            }
+            switch response.status {
+            case 200...299:
+                try await store(item, finalURL: finalURL, response: response, temporaryPath: temporaryPath, state: state, staging: staging)
+            case 300...399:
+                unlink(temporaryPath)
+                let target = response.redirectLocation ?? "(no Location header)"
+                await state.failed(item, kind: "redirect-out-of-scope", cause: "redirects to \(target), outside the scope")
+            default:
+                unlink(temporaryPath)
+                await state.failed(item, kind: "http-\(response.status)", cause: "HTTP \(response.status)")
+            }
+        } catch let error as HTTPError {
+            unlink(temporaryPath)
+            await state.failed(item, kind: Self.kind(of: error), cause: error.summary)
+        } catch let error as StoreError {
+            unlink(temporaryPath)
+            await state.failed(item, kind: "io", cause: error.summary)
+        } catch {
+            unlink(temporaryPath)
+            await state.failed(item, kind: "internal", cause: String(describing: error))
+        }
+    }
+
+    private func store(
+        _ item: FrontierItem, finalURL: WebURL, response: HTTPResponse, temporaryPath: String,
+        state: CrawlState, staging: StagingSnapshot
+    ) async throws {
+        let contentType = response.headers["Content-Type"]
+        let localPath = mapper.relativePath(for: finalURL, contentType: contentType)
+        try staging.fileSystem.adopt(temporaryPath: temporaryPath, as: localPath)
+        var links: [DiscoveredLink] = []
+        var kind: CrawlState.DocumentKind?
+        switch DocumentType(mediaType: response.mediaType, path: finalURL.path) {
+        case .html where response.bodyBytes <= job.limits.maxHTMLBytes:
+            kind = .html
+            let bytes = try staging.fileSystem.read(localPath)
+            let extraction = try HTMLExtractor.extract(bytes, contentType: contentType)
+            let base = Self.baseURL(of: extraction, documentURL: finalURL)
+            for reference in extraction.references where reference.kind != .base {
+                if let url = resolve(reference.value, against: base) {
+                    links.append(DiscoveredLink(url: url, isRequisite: reference.isRequisite))
+                }
+            }
+        case .css:
+            kind = .css
+            let bytes = try staging.fileSystem.read(localPath)
+            for reference in CSSExtractor.extract(bytes) {
+                if let url = resolve(reference.value, against: finalURL) {
+                    links.append(DiscoveredLink(url: url, isRequisite: true))
+                }
+            }
+        default:
+            break
+        }
+        await state.stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links, documentKind: kind)
+    }
+
+    private func resolve(_ value: String, against base: WebURL) -> WebURL? {
+        guard let url = base.resolve(value) else { return nil }
+        let bare = url.withoutFragment
+        return bare.string.utf8.count <= job.limits.maxURLLength ? bare : nil
+    }
+
+    /// The URL that relative references resolve against: `<base href>` when present.
+    static func baseURL(of extraction: HTMLExtraction, documentURL: WebURL) -> WebURL {
+        if let base = extraction.base, let resolved = documentURL.resolve(base.value) { return resolved }
+        return documentURL
+    }
+
+    static func kind(of error: HTTPError) -> String {
+        switch error {
+        case .serverTrust: "server-trust"
+        case .clientCertificateRejected: "client-certificate-rejected"
+        case .clientIdentity: "client-identity"
+        case .tls: "tls"
+        case .network: "network"
+        case .timeout: "timeout"
+        case .bodyTooLarge: "too-large"
+        case .decompressionBomb: "decompression-bomb"
+        case .truncated: "truncated"
+        case .tooManyRedirects: "too-many-redirects"
+        case .redirectRefused: "redirect-refused"
+        case .httpStatus(_, let status): "http-\(status)"
+        case .invalidURL: "invalid-url"
+        case .io: "io"
+        case .cancelled: "cancelled"
+        case .curl: "internal"
+        }
+    }
+
+    private func startURLFailures(state: CrawlState, paths: [String: String]) async -> [(url: String, kind: String, cause: String, error: String)] {
+        let failures = await state.failures
+        return job.startURLs.compactMap { url in
+            guard paths[url.string] == nil, let failure = failures.first(where: { $0.url == url.string }) else { return nil }
+            return (url.string, failure.kind, failure.cause, failure.kind)
+        }
+    }
+
+    private func removeQuietly(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}

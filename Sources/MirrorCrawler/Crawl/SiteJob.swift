@@ -1,0 +1,67 @@
+import Foundation
+import MirrorCore
+import MirrorHTTP
+
+/// Everything one site's crawl needs except the TLS identity and trust (a ``SecurityPolicy``),
+/// which the caller loads. Built from command-line flags or from a config.json site.
+public struct SiteJob: Sendable {
+    /// The folder name under the output root.
+    public var name: String
+    public var startURLs: [WebURL]
+    /// The output root; the site lives in `<outputRoot>/<name>`.
+    public var outputRoot: String
+    public var scope: ScopeConfiguration
+    public var limits: CrawlLimits
+    /// Concurrent transfers.
+    public var jobs: Int
+    /// Honour robots.txt (RFC 9309) on the primary origins.
+    public var respectRobots: Bool
+    public var userAgent: String
+    /// Extra request headers, sent with every request.
+    public var headers: [(name: String, value: String)]
+    public var redirects: RedirectPolicy
+    public var retries: RetryPolicy
+
+    public init(name: String, startURLs: [WebURL], outputRoot: String) {
+        self.name = name
+        self.startURLs = startURLs
+        self.outputRoot = outputRoot
+        scope = ScopeConfiguration()
+        limits = CrawlLimits()
+        jobs = 8
+        respectRobots = true
+        userAgent = HTTPRequest.defaultUserAgent
+        headers = []
+        redirects = RedirectPolicy()
+        retries = RetryPolicy()
+    }
+
+    /// The default site name for a URL: its host, plus `_PORT` for a non-default port.
+    public static func defaultName(for url: WebURL) -> String {
+        var name = url.host.replacingOccurrences(of: ":", with: "_")
+            .trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if let port = url.port { name += "_\(port)" }
+        return name
+    }
+
+    public var siteDirectory: String { outputRoot + "/" + name }
+}
+
+/// The bounds of one crawl. Every one is configurable (CLI and config.json).
+public struct CrawlLimits: Sendable, Equatable {
+    /// URLs fetched at most (pages and requisites).
+    public var maxPages: Int?
+    /// Body bytes fetched at most, in all.
+    public var maxBytes: Int64?
+    /// Largest single body.
+    public var maxFileSize: Int64 = 256 * 1024 * 1024
+    /// Largest HTML document handed to the parser; larger ones are kept as they are, unparsed.
+    public var maxHTMLBytes: Int64 = 32 * 1024 * 1024
+    /// Longest URL followed.
+    public var maxURLLength: Int = 8192
+    public var maxDecompressionRatio: Double = 200
+    public var timeouts = HTTPRequest.Timeouts()
+    public var perHostConnections: Int = 8
+
+    public init() {}
+}

@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The snapshots of one site, and the `current` link that publishes one of them.
+///
+/// Layout of a site folder (created 0700):
+/// ```
+/// <site>/
+///   current -> snapshots/<id>          symbolic link, switched atomically by rename(2)
+///   snapshots/<id>/                    a complete mirror: index.html, pages, _mirror/manifest.tsv
+///   snapshots/.partial-<id>/           a run in progress (or a leftover of a killed run)
+/// ```
+/// A run builds a new snapshot under `.partial-<id>` and publishes it with two renames: the
+/// folder to `<id>`, then a fresh symlink over `current`. A run that dies at any point leaves
+/// `current` pointing at the previous complete snapshot.
+public struct SnapshotStore: Sendable {
+    public let siteDirectory: String
+    public static let snapshotsFolder = "snapshots"
+    public static let currentLink = "current"
+    public static let partialPrefix = ".partial-"
+
+    /// Opens (creating 0700 if needed) a site folder.
+    /// - Throws: ``StoreError`` when the folder cannot be created or is not a folder.
+    public init(siteDirectory: String) throws(StoreError) {
+        self.siteDirectory = siteDirectory
+        _ = try SecureFileSystem(root: siteDirectory, create: true).openDirectory(Self.snapshotsFolder, create: true)
+    }
+
+    var snapshotsPath: String { siteDirectory + "/" + Self.snapshotsFolder }
+
+    /// A new snapshot id: UTC time, sortable, plus a random suffix.
+    public static func newID(now: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return formatter.string(from: now) + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    }
+
+    /// Starts a snapshot: an empty private folder under `snapshots/.partial-<id>`.
+    /// - Throws: ``StoreError`` when it cannot be created.
+    public func begin(now: Date = Date()) throws(StoreError) -> StagingSnapshot {
+        let id = Self.newID(now: now)
+        let path = snapshotsPath + "/" + Self.partialPrefix + id
+        let fileSystem = try SecureFileSystem(root: path, create: true)
+        return StagingSnapshot(id: id, fileSystem: fileSystem)
+    }
+
+    /// Publishes a finished snapshot: renames it into place, then points `current` at it.
+    /// - Throws: ``StoreError/io(operation:path:errno:)`` when a rename or symlink fails; the
+    ///   previous snapshot stays current then.
+    public func publish(_ staging: StagingSnapshot) throws(StoreError) {
+        let final = snapshotsPath + "/" + staging.id
+        guard rename(staging.fileSystem.root, final) == 0 else {
+            throw StoreError.from(errno: errno, operation: "rename", path: final)
+        }
+        _ = fsyncDirectory(snapshotsPath)
+        try point(currentAt: staging.id)
+    }
+
+    /// Points `current` at snapshot `id` atomically (a new symlink renamed over the old one).
+    /// - Throws: ``StoreError`` when the link cannot be made.
+    public func point(currentAt id: String) throws(StoreError) {
+        let temporary = siteDirectory + "/.current-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard symlink(Self.snapshotsFolder + "/" + id, temporary) == 0 else {
+            throw StoreError.from(errno: errno, operation: "symlink", path: temporary)
+        }
+        guard rename(temporary, siteDirectory + "/" + Self.currentLink) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw StoreError.from(errno: code, operation: "rename", path: siteDirectory + "/" + Self.currentLink)
+        }
+        _ = fsyncDirectory(siteDirectory)
+    }
+
+    /// The id `current` points at, if any.
+    public var currentID: String? {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: siteDirectory + "/" + Self.currentLink) else {
+            return nil
+        }
+        return target.split(separator: "/").last.map(String.init)
+    }
+
+    /// The absolute path of the current snapshot, if any.
+    public var currentPath: String? { currentID.map { snapshotsPath + "/" + $0 } }
+
+    /// Published snapshot ids, oldest first.
+    public func snapshotIDs() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: snapshotsPath)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// Partial snapshots left by runs that did not finish.
+    public func leftoverIDs() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: snapshotsPath)) ?? []
+        return names.filter { $0.hasPrefix(Self.partialPrefix) }.sorted()
+    }
+
+    private func fsyncDirectory(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return fsync(fd) == 0
+    }
+}
+
+/// A snapshot being built: its id and a file system rooted at its private folder.
+public struct StagingSnapshot: Sendable {
+    public let id: String
+    public let fileSystem: SecureFileSystem
+}
