@@ -60,8 +60,8 @@ public enum IdentityError: DiagnosableError, Equatable {
 
     public var hint: String {
         switch self {
-        case .wrongPassword: return "check the password source (--password-env, --password-file or the prompt)"
-        case .passwordRequired: return "give the password with --password-env VAR, --password-file FILE or --password-prompt"
+        case .wrongPassword: return "check the password source (--pass-env, --pass-file or the prompt)"
+        case .passwordRequired: return "give the password with --pass-env VAR, --pass-file FILE, or run on a terminal to be prompted"
         case .unrecognizedFormat: return "use a .p12/.pfx file or PEM files (-----BEGIN CERTIFICATE-----); set the type explicitly if needed"
         case .noPrivateKey: return "pass the key file with --key FILE, or use a PEM file that holds the key too"
         case .keyMismatch: return "pass the key that was generated with this certificate"
@@ -73,7 +73,7 @@ public enum IdentityError: DiagnosableError, Equatable {
                 + "openssl pkcs12 -legacy -in old.p12 -nodes | openssl pkcs12 -export -out new.p12"
         case .passwordVariableMissing: return "export the variable before running, or use another password source"
         case .passwordFileUnreadable: return "check the path and the file's permissions"
-        case .noTerminalForPrompt: return "run interactively, or use --password-env VAR or --password-file FILE"
+        case .noTerminalForPrompt: return "run interactively, or use --pass-env VAR or --pass-file FILE"
         case .openSSL: return "the file may be damaged; try opening it with the openssl command"
         }
     }
