@@ -23,6 +23,7 @@ extension HTTPClient {
     ///   - security: identity scope and trust table.
     ///   - redirects: the redirect bounds.
     ///   - retries: when to try again.
+    ///   - cookies: a jar whose cookies are sent, and which keeps what the server sets.
     ///   - follow: asked before each redirect hop with the target URL; returning false ends the
     ///     fetch with the 3xx response (the crawler uses it to stay inside its scope).
     ///   - sleep: how to wait between retries (injected for tests).
@@ -32,6 +33,7 @@ extension HTTPClient {
         security: SecurityPolicy,
         redirects: RedirectPolicy = RedirectPolicy(),
         retries: RetryPolicy = RetryPolicy(),
+        cookies: CookieJar? = nil,
         follow: (@Sendable (String) -> Bool)? = nil,
         sleep: @Sendable (TimeInterval) async -> Void = { seconds in
             try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
@@ -40,7 +42,14 @@ extension HTTPClient {
         var current = request
         var chain = [request.url]
         while true {
-            let (response, attempts) = try await performWithRetries(current, security: security, retries: retries, sleep: sleep)
+            var attemptRequest = current
+            if let cookies, let url = URL(string: current.url), let header = cookies.header(for: url) {
+                attemptRequest.headers.append(("Cookie", header))
+            }
+            let (response, attempts) = try await performWithRetries(attemptRequest, security: security, retries: retries, sleep: sleep)
+            if let cookies, let url = URL(string: current.url) {
+                cookies.receive(setCookie: response.headers.values("Set-Cookie"), from: url)
+            }
             guard redirects.follow, let location = response.redirectLocation else {
                 return FetchResult(response: response, chain: chain, attempts: attempts)
             }

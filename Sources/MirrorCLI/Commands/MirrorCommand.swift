@@ -21,6 +21,7 @@ struct MirrorCommand {
         OptionSpec("max-html-size", value: "SIZE", help: "Do not parse HTML larger than SIZE (default 32MiB); it is kept unrewritten."),
         OptionSpec("max-url-length", value: "N", help: "Ignore links longer than N bytes (default 8192)."),
         OptionSpec("ignore-robots", help: "Do not honour robots.txt."),
+        OptionSpec("cookies", short: "b", value: "FILE", help: "Seed cookies from a Netscape cookie file (as curl -c writes); cookies set during the run are kept and sent back."),
         OptionSpec("header", short: "H", value: "'NAME: VALUE'", repeatable: true, help: "Add a request header to every request."),
         OptionSpec("user-agent", short: "A", value: "TEXT", help: "User-Agent (default mtls-mirror/VERSION)."),
         OptionSpec("max-redirs", value: "N", help: "Follow at most N redirects per URL (default 10)."),
@@ -116,7 +117,7 @@ struct MirrorCommand {
         do {
             job.scope.includes = try arguments.all("include").map(PathRule.parse)
             job.scope.excludes = try arguments.all("exclude").map(PathRule.parse)
-        } catch let error as ScopeError {
+        } catch {
             throw UsageError(error.summary, hint: error.hint)
         }
         job.scope.noParent = arguments.flag("no-parent")
@@ -132,6 +133,12 @@ struct MirrorCommand {
         if let seconds = try arguments.double("max-time") { job.limits.timeouts.total = seconds }
         if let ratio = try arguments.double("compressed-ratio") { job.limits.maxDecompressionRatio = ratio }
         job.respectRobots = !arguments.flag("ignore-robots")
+        if let file = arguments.value("cookies") {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw UsageError("cannot read the cookie file \(file)", hint: "check the path; it must be a Netscape cookie file (curl -c)")
+            }
+            job.cookies.load(netscapeFile: text)
+        }
         if let agent = arguments.value("user-agent") { job.userAgent = agent }
         for header in arguments.all("header") {
             guard let colon = header.firstIndex(of: ":") else { throw UsageError("--header \"\(header)\" is not NAME: VALUE") }

@@ -160,7 +160,7 @@ public final class Crawler: Sendable {
             var request = HTTPRequest(url: robotsURL.string, headers: job.headers, maxBodyBytes: 512 * 1024, userAgent: job.userAgent)
             request.timeouts = job.limits.timeouts
             do {
-                let result = try await client.fetch(request, security: security, redirects: job.redirects, retries: job.retries)
+                let result = try await client.fetch(request, security: security, redirects: job.redirects, retries: job.retries, cookies: job.cookies)
                 let status = result.response.status
                 if (200...299).contains(status) {
                     await state.setRobots(RobotsTxt.parse(result.response.body), origin: origin)
@@ -192,7 +192,7 @@ public final class Crawler: Sendable {
         let depth = item.depth
         do {
             let result = try await client.fetch(
-                request, security: security, redirects: job.redirects, retries: job.retries,
+                request, security: security, redirects: job.redirects, retries: job.retries, cookies: job.cookies,
                 follow: { target in
                     guard let url = WebURL(target) else { return false }
                     switch scope.classify(url, isRequisite: isRequisite, depth: depth) {

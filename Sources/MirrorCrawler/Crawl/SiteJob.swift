@@ -21,6 +21,9 @@ public struct SiteJob: Sendable {
     public var headers: [(name: String, value: String)]
     public var redirects: RedirectPolicy
     public var retries: RetryPolicy
+    /// Cookies sent with every request and updated from responses (seed it from a Netscape
+    /// cookie file with ``CookieJar/load(netscapeFile:)``).
+    public var cookies: CookieJar
 
     public init(name: String, startURLs: [WebURL], outputRoot: String) {
         self.name = name
@@ -34,6 +37,7 @@ public struct SiteJob: Sendable {
         headers = []
         redirects = RedirectPolicy()
         retries = RetryPolicy()
+        cookies = CookieJar()
     }
 
     /// The default site name for a URL: its host, plus `_PORT` for a non-default port.
