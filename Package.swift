@@ -11,7 +11,7 @@ let package = Package(
     products: [
         .executable(name: "mtls-mirror", targets: ["mtls-mirror"]),
         .library(name: "MirrorKit", targets: [
-            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler", "MirrorCLI",
+            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler", "MirrorServer", "MirrorCLI",
         ]),
     ],
     targets: [
@@ -38,8 +38,9 @@ let package = Package(
         .target(name: "MirrorCrawler", dependencies: [
             "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore",
         ]),
+        .target(name: "MirrorServer", dependencies: ["MirrorCore", "MirrorStore", "COpenSSL", "CMirrorShims"]),
         .target(name: "MirrorCLI", dependencies: [
-            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler",
+            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler", "MirrorServer",
         ]),
 
         // MARK: The tool: a few lines over MirrorCLI
@@ -55,6 +56,7 @@ let package = Package(
         .testTarget(name: "MirrorDocumentTests", dependencies: ["MirrorDocument", "MirrorTestSupport"]),
         .testTarget(name: "MirrorStoreTests", dependencies: ["MirrorStore", "MirrorTestSupport"]),
         .testTarget(name: "MirrorCrawlerTests", dependencies: ["MirrorCrawler", "MirrorTestSupport"]),
+        .testTarget(name: "MirrorServerTests", dependencies: ["MirrorServer", "MirrorTestSupport"]),
         .testTarget(name: "MirrorCLITests", dependencies: ["MirrorCLI", "MirrorTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

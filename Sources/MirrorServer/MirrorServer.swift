@@ -1,0 +1,1 @@
+// MirrorServer: request parser state machine, epoll loop, file responder, TLS transport.
