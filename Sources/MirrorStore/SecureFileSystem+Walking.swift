@@ -84,7 +84,7 @@ extension SecureFileSystem {
 
 extension StoreError {
     /// `.diskFull` for `ENOSPC`/`EDQUOT`, otherwise `.io`.
-    static func from(errno code: Int32, operation: String, path: String) -> StoreError {
+    public static func from(errno code: Int32, operation: String, path: String) -> StoreError {
         if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
         return .io(operation: operation, path: path, errno: code)
     }

@@ -13,6 +13,8 @@ actor CrawlState {
         let localPath: String
         let kind: DocumentKind
         let contentType: String?
+        /// SHA-256 of the original body; the original is kept as `_mirror/raw/<sha256>`.
+        let sha256: String
     }
 
     private(set) var frontier: Frontier
@@ -76,7 +78,8 @@ actor CrawlState {
             error: nil, references: references)
         manifest.upsert(entry)
         if let documentKind {
-            documents.append(Document(url: finalURL, localPath: localPath, kind: documentKind, contentType: response.headers["Content-Type"]))
+            documents.append(Document(url: finalURL, localPath: localPath, kind: documentKind,
+                                      contentType: response.headers["Content-Type"], sha256: response.sha256))
         }
     }
 

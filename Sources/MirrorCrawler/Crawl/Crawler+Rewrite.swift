@@ -2,6 +2,9 @@ import Foundation
 import MirrorCore
 import MirrorDocument
 import MirrorStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Crawler {
     /// Rewrites every stored HTML and CSS document so that its references point at the local
@@ -31,9 +34,21 @@ extension Crawler {
         }
     }
 
+    /// Where the original (unrewritten) bytes of a document are kept: content-addressed, so
+    /// that a refresh can rewrite an unchanged document again without downloading it.
+    static func rawPath(sha256: String) -> String { "_mirror/raw/\(sha256)" }
+
     /// Rewrites one document. Returns true when its bytes changed.
+    ///
+    /// The original is first hard-linked to ``rawPath(sha256:)`` (no copy); the rewritten
+    /// file then replaces the document atomically, leaving the original's inode to the link.
     static func rewrite(_ document: CrawlState.Document, fileSystem: SecureFileSystem, paths: [String: String]) throws -> Bool {
-        let bytes = try fileSystem.read(document.localPath)
+        let raw = rawPath(sha256: document.sha256)
+        try fileSystem.createDirectory("_mirror/raw")
+        if link(fileSystem.absolutePath(document.localPath), fileSystem.absolutePath(raw)) != 0, errno != EEXIST {
+            throw StoreError.from(errno: errno, operation: "link", path: raw)
+        }
+        let bytes = try fileSystem.read(raw)
         let lookup: (WebURL) -> String? = { paths[$0.withoutFragment.string] }
         let output: [UInt8]
         switch document.kind {
