@@ -82,7 +82,7 @@ struct ConfigNode {
     /// A positive number (fractions allowed) of at least `minimum`.
     func double(atLeast minimum: Double) throws(ConfigError) -> Double {
         guard case .number(let text) = value, let number = Double(text), number.isFinite, number >= minimum else {
-            throw invalid("a number ≥ \(ConfigNode.format(minimum))")
+            throw invalid("a number ≥ \(ConfigQuantity.formatNumber(minimum))")
         }
         return number
     }
@@ -145,9 +145,5 @@ struct ConfigNode {
     private static func wholeDouble(_ text: String) -> Int? {
         guard let number = Double(text), number.isFinite, number == number.rounded(), abs(number) < 9e15 else { return nil }
         return Int(number)
-    }
-
-    private static func format(_ number: Double) -> String {
-        number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
     }
 }

@@ -78,6 +78,11 @@ enum ConfigQuantity {
         return .string(text)
     }
 
+    /// A number as JSON text: whole numbers without a fraction, others as Swift prints them.
+    static func formatNumber(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
     /// Splits `"1.5 GiB"` into `("1.5", "GiB")`.
     private static func split(_ text: String) -> (String, String) {
         let number = text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
