@@ -18,8 +18,10 @@ public enum ConfigError: DiagnosableError, Equatable {
     /// The value itself is never kept.
     case literalSecret(file: String, fieldPath: String)
 
+    /// Always ``ErrorCategory/usage``: the user's config is wrong.
     public var category: ErrorCategory { .usage }
 
+    /// `FILE: FIELD: expected …, found …` (or the file and line for JSON syntax errors).
     public var summary: String {
         switch self {
         case .cannotRead(let path, let reason):
@@ -38,6 +40,7 @@ public enum ConfigError: DiagnosableError, Equatable {
         }
     }
 
+    /// What to do about it.
     public var hint: String {
         switch self {
         case .cannotRead:
