@@ -1,0 +1,28 @@
+import MirrorTLS
+
+/// The client certificate a site presents, and the hosts allowed to receive it.
+///
+/// Files are only named here; the identity loader opens them and reports its own errors.
+public struct IdentityConfig: Sendable, Equatable {
+    /// The certificate file (PKCS#12 or PEM), absolute.
+    public var certificate: String
+    /// The forced format; `nil` means detect it from the content.
+    public var type: CertificateType?
+    /// The private key file (PEM) when it is not inside ``certificate``, absolute.
+    public var key: String?
+    /// Where the password comes from; `nil` when none is configured.
+    public var password: PasswordReference?
+    /// Extra hosts that may receive the identity (`host`, `host:port`, `*.domain`), beyond the
+    /// start URLs' own origins.
+    public var hosts: [String]
+
+    /// Creates an identity configuration.
+    public init(certificate: String, type: CertificateType? = nil, key: String? = nil,
+                password: PasswordReference? = nil, hosts: [String] = []) {
+        self.certificate = certificate
+        self.type = type
+        self.key = key
+        self.password = password
+        self.hosts = hosts
+    }
+}
