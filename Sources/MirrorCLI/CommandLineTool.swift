@@ -70,6 +70,10 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
     let logger = Logger(minimumLevel: level, format: format)
 
     guard let first = arguments.first else {
+        // No arguments: run the default job, ./config.json, when there is one.
+        if FileManager.default.fileExists(atPath: "config.json") {
+            return await runCommandLine(["mirror"] + rawArguments)
+        }
         Terminal.write(mainHelpText(), to: 2)
         return ExitCode.usage.rawValue
     }

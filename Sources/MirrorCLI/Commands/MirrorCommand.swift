@@ -7,6 +7,8 @@ import MirrorTLS
 /// `mtls-mirror mirror URL...`: crawl a site over mTLS into an offline snapshot.
 struct MirrorCommand {
     static let crawlOptions: [OptionSpec] = [
+        OptionSpec("config", short: "c", value: "FILE", help: "With no URL: run the sites of FILE (default ./config.json)."),
+        OptionSpec("site", value: "NAME", repeatable: true, help: "With a config: run only these sites."),
         OptionSpec("output", short: "o", value: "DIR", help: "Output root (default ./output); the site goes to DIR/NAME/current."),
         OptionSpec("name", value: "NAME", help: "Site folder name (default: the start URL's host, with _PORT for other ports)."),
         OptionSpec("jobs", short: "j", value: "N", help: "Concurrent transfers (default 8)."),
@@ -37,13 +39,14 @@ struct MirrorCommand {
     static let spec = CommandSpec(
         name: "mirror",
         summary: "mirror a site over mTLS into an offline copy (output/NAME/current)",
-        usage: "mtls-mirror mirror URL... [-o DIR] [TLS options] [crawl options]",
+        usage: "mtls-mirror mirror URL... [-o DIR] [TLS options] [crawl options]\n       mtls-mirror mirror [--config FILE] [--site NAME]...",
         discussion: """
             Crawls breadth-first from the start URLs within the same scheme, host and port, fetches \
             every page requisite, rewrites every reference to a relative link, and publishes the copy \
             atomically as a new snapshot: DIR/NAME/current -> snapshots/ID. The client certificate is \
             sent only to the start URLs' origins (and --identity-host). Exit 0: complete; 10: published \
-            but some URLs failed (see DIR/NAME/current/_mirror/report.json).
+            but some URLs failed (see DIR/NAME/current/_mirror/report.json). With no URL, the sites of \
+            ./config.json (or --config FILE) are mirrored, each with its own identity, trust table and scope.
             """,
         options: crawlOptions + TLSOptions.specs,
         examples: [
@@ -56,8 +59,8 @@ struct MirrorCommand {
     let logger: Logger
 
     func run() async throws -> ExitCode {
-        guard !arguments.positionals.isEmpty else {
-            throw UsageError("mirror needs at least one start URL", hint: "mtls-mirror mirror https://host/ --cert FILE")
+        if arguments.positionals.isEmpty {
+            return try await ConfigRunner(arguments: arguments, logger: logger).mirrorAll()
         }
         var starts: [WebURL] = []
         for text in arguments.positionals {
@@ -154,7 +157,7 @@ struct MirrorCommand {
 extension ParsedArguments {
     func size(_ name: String) throws(UsageError) -> Int64? {
         guard let text = value(name) else { return nil }
-        guard let bytes = ValueParsers.size(text) else {
+        guard let bytes = ConfigQuantity.bytes(text) else {
             throw UsageError("--\(name) needs a size such as 500000, 64MiB or 2GiB, not \"\(text)\"")
         }
         return bytes

@@ -1,0 +1,69 @@
+import Foundation
+import MirrorCore
+import MirrorCrawler
+import MirrorHTTP
+import MirrorTLS
+
+extension SiteConfig {
+    /// The crawl job this site describes, under `outputRoot`.
+    ///
+    /// - Throws: ``UsageError`` when a credential header's reference cannot be read.
+    func makeJob(outputRoot: String, jobs: Int) throws -> SiteJob {
+        var job = SiteJob(name: name, startURLs: start.map(\.withoutFragment), outputRoot: outputRoot)
+        job.jobs = jobs
+        job.scope.includes = scope.include.map(Self.rule)
+        job.scope.excludes = scope.exclude.map(Self.rule)
+        job.scope.noParent = scope.noParent
+        job.scope.maxDepth = scope.depth
+        job.scope.requisiteHosts = scope.requisiteHosts
+        job.respectRobots = scope.robots
+        job.limits.maxPages = limits.maxPages
+        job.limits.maxBytes = limits.maxBytes
+        job.limits.maxFileSize = limits.maxFileSize
+        job.limits.maxHTMLBytes = limits.maxHTMLBytes
+        job.limits.maxURLLength = limits.maxURLLength
+        job.limits.maxDecompressionRatio = limits.maxDecompressionRatio
+        job.limits.perHostConnections = limits.perHostConnections
+        job.limits.timeouts = HTTPRequest.Timeouts(connect: limits.connectTimeout, idle: limits.idleTimeout, total: limits.totalTimeout)
+        job.redirects.maxRedirects = limits.maxRedirects
+        job.redirects.allowDowngrade = http.allowDowngrade
+        job.retries.maxRetries = limits.retries
+        if let agent = http.userAgent { job.userAgent = agent }
+        for header in http.headers {
+            switch header.value {
+            case .literal(let value):
+                job.headers.append((header.name, value))
+            case .reference(let reference):
+                let secret = try reference.source.resolve(forFile: "header \(header.name)")
+                job.headers.append((header.name, secret.reveal()))
+            }
+        }
+        if let file = http.cookies {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw UsageError("sites[\(name)].http.cookies: cannot read the cookie file \(file)",
+                                 hint: "check the path; it must be a Netscape cookie file (curl -c)")
+            }
+            job.cookies.load(netscapeFile: text)
+        }
+        return job
+    }
+
+    /// The identity (loaded once) and the host→trust table of this site.
+    func makeSecurity(logger: Logger) throws -> SecurityPolicy {
+        var identity: ClientIdentity?
+        if let config = self.identity {
+            let secret = try config.password?.source.resolve(forFile: config.certificate)
+            let loaded = try ClientIdentity.load(certificate: config.certificate, key: config.key, type: config.type, password: secret)
+            if let warning = loaded.expiryWarning() { logger.warning("\(name): \(warning)") }
+            identity = loaded
+        }
+        return SecurityPolicy(identity: identity, identityScope: HostScope(identityHosts), trust: try trust.makeManager())
+    }
+
+    private static func rule(_ pattern: ScopeConfig.Pattern) -> PathRule {
+        switch pattern {
+        case .prefix(let text): .prefix(text)
+        case .regex(let text): .regex(text)
+        }
+    }
+}
