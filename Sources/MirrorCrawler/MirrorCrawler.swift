@@ -1,1 +1,0 @@
-// MirrorCrawler: scope, robots.txt, the frontier state machine and the crawl loop.
