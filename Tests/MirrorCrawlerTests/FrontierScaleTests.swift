@@ -45,6 +45,27 @@ struct FrontierScaleTests {
         #expect(elapsed < .seconds(30))
     }
 
+    @Test("a 20,000-page chain (one new depth per page) stays fast with fetches in flight")
+    func longChain() throws {
+        let count = 20_000
+        var crawl = SimulatedCrawl()
+        for node in 0..<count - 1 {
+            crawl.site["https://example.com/c\(node)"] = [
+                DiscoveredLink(url: try webURL("https://example.com/c\(node + 1)"), isRequisite: false)
+            ]
+        }
+        crawl.concurrency = 2
+        var frontier = try makeFrontier(start: "https://example.com/c0")
+        let clock = ContinuousClock()
+        var reason: FinishReason?
+        let elapsed = clock.measure { reason = crawl.run(&frontier) }
+        print("Frontier: \(count)-page chain crawled in \(elapsed)")
+        #expect(reason == .exhausted)
+        #expect(crawl.fetched.count == count)
+        #expect(crawl.fetched.last?.depth == count - 1)
+        #expect(elapsed < .seconds(5))
+    }
+
     /// A random site: `nodes` pages on the primary origin linking to each other (written in
     /// several equivalent spellings, with fragments, as pages or requisites) and to URLs that
     /// are out of scope. Returns the site and the in-scope URLs reachable from node 0.

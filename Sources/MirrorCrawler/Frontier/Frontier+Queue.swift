@@ -26,7 +26,8 @@ extension Frontier {
             }
             lowestDepth += 1
         }
-        lowestDepth = 0
+        // Every bucket is empty; `push` lowers the mark again. Not resetting it to 0 keeps a
+        // long chain of pages (one new depth per page) linear rather than quadratic.
         return nil
     }
 
