@@ -1,0 +1,73 @@
+import MirrorCore
+
+extension Frontier {
+    /// Offers the references found in a fetched document.
+    ///
+    /// Each link gets the depth of `parent` if it is a requisite and one more if it is a page
+    /// link, and is classified by ``scope``. New URLs in scope are queued; known URLs are
+    /// duplicates (a queued requisite may be upgraded to a page, see ``Frontier``); the rest
+    /// are refused with the scope's decision. URLs longer than ``FrontierLimits/maxURLLength``
+    /// are refused as ``ScopeDecision/excluded(reason:)``.
+    /// - Parameters:
+    ///   - links: the resolved URLs, in document order.
+    ///   - parent: the item whose document contained them.
+    /// - Returns: one result per link, in the same order.
+    public mutating func discover(_ links: [DiscoveredLink], from parent: FrontierItem) -> [DiscoveryResult] {
+        var results: [DiscoveryResult] = []
+        results.reserveCapacity(links.count)
+        for link in links {
+            let url = link.url.withoutFragment
+            let key = url.string
+            let depth = link.isRequisite ? parent.depth : parent.depth + 1
+            if let index = indexByKey[key] {
+                if !link.isRequisite, entries[index].state == .queued,
+                   entries[index].item.isRequisite || depth < entries[index].item.depth,
+                   scope.classify(url, isRequisite: false, depth: depth) == .page {
+                    upgrade(index, toPageAtDepth: depth)
+                }
+                results.append(.duplicate)
+                continue
+            }
+            let length = key.utf8.count
+            guard length <= limits.maxURLLength else {
+                results.append(.refused(.excluded(
+                    reason: "URL is \(length) bytes long, more than the limit of \(limits.maxURLLength)")))
+                continue
+            }
+            let decision = scope.classify(url, isRequisite: link.isRequisite, depth: depth)
+            switch decision {
+            case .page, .requisite:
+                let item = FrontierItem(url: url, depth: depth, isRequisite: decision == .requisite, referrer: parent.url)
+                enqueue(item, key: key)
+                results.append(.queued(item))
+            case .outOfScope, .excluded, .tooDeep:
+                results.append(.refused(decision))
+            }
+        }
+        return results
+    }
+
+    /// Records that fetching `item` ended, through redirects, at `final`.
+    ///
+    /// `final` becomes known, so later references to it are duplicates and it is never
+    /// fetched on its own. The caller checks `final` against the scope itself, and still
+    /// reports `item` with ``complete(_:bytes:)`` or ``fail(_:)`` whatever the answer.
+    /// - Parameters:
+    ///   - item: the in-flight item that was redirected.
+    ///   - final: the URL the redirects ended at (its fragment is ignored).
+    /// - Returns: true when `final` is `item`'s own URL or was unknown; false when `final` is
+    ///   already queued, fetched or the target of another redirect, in which case the caller
+    ///   should map `item` to that existing copy rather than store a second one.
+    public mutating func redirected(_ item: FrontierItem, to final: WebURL) -> Bool {
+        let target = final.withoutFragment
+        let key = target.string
+        if key == item.url.withoutFragment.string { return true }
+        guard indexByKey[key] == nil else { return false }
+        let index = entries.count
+        entries.append(Entry(
+            item: FrontierItem(url: target, depth: item.depth, isRequisite: item.isRequisite, referrer: item.referrer),
+            state: .redirectTarget))
+        indexByKey[key] = index
+        return true
+    }
+}

@@ -1,0 +1,23 @@
+/// What the crawl loop should do next, as decided by ``Frontier/next()``.
+public enum FrontierAction: Sendable, Equatable {
+    /// Fetch this item, then report it with ``Frontier/complete(_:bytes:)`` or
+    /// ``Frontier/fail(_:)``.
+    case fetch(FrontierItem)
+    /// Nothing can start now, but fetches are in flight: wait for one to finish, then ask again.
+    case wait
+    /// The crawl is over: nothing is queued or in flight (or a limit or cancellation stopped
+    /// it after everything in flight finished). Every later call returns the same.
+    case finished(FinishReason)
+}
+
+/// Why a crawl ended.
+public enum FinishReason: Sendable, Equatable {
+    /// Every in-scope URL was fetched.
+    case exhausted
+    /// ``FrontierLimits/maxPages`` URLs were fetched and more were queued.
+    case pageLimit
+    /// ``FrontierLimits/maxBytes`` were downloaded and more URLs were queued.
+    case byteLimit
+    /// ``Frontier/cancel()`` was called.
+    case cancelled
+}

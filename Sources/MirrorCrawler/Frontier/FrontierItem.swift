@@ -1,0 +1,28 @@
+import MirrorCore
+
+/// One URL the frontier hands out to fetch.
+public struct FrontierItem: Sendable, Equatable {
+    /// The normalised URL to fetch, without fragment.
+    public let url: WebURL
+    /// Link depth from a start URL: start URLs are 0, a page's links are one deeper, and its
+    /// requisites share its depth.
+    public let depth: Int
+    /// True when the URL is fetched as a page requisite: parse it only if it is CSS and follow
+    /// no `<a>` links from it. False for a page.
+    public let isRequisite: Bool
+    /// The URL of the document that first referenced it; nil for a start URL.
+    public let referrer: WebURL?
+
+    /// Creates an item. The frontier makes its own; this is for tests and callers' bookkeeping.
+    /// - Parameters:
+    ///   - url: the URL; its fragment is dropped.
+    ///   - depth: the link depth.
+    ///   - isRequisite: whether it is fetched as a requisite.
+    ///   - referrer: the referencing document's URL.
+    public init(url: WebURL, depth: Int, isRequisite: Bool, referrer: WebURL?) {
+        self.url = url.withoutFragment
+        self.depth = depth
+        self.isRequisite = isRequisite
+        self.referrer = referrer
+    }
+}
