@@ -11,7 +11,7 @@ classifies each with file:// semantics: fragment dropped; a query makes a local 
 (a browser drops it when opening a file); percent-decoded; `/x` and `../` past ROOT escape it.
 With --expected (gen-site.py's _expected.json) it also reports how many reachable origin URLs have
 a local file (trying the names mirrors use: as is, index.html for `dir/`, `.html` and `@.html`
-suffixes).
+suffixes, and `name?…`/`name@…`/`name%3F…` for a URL fetched only with a query).
 
 Prints one JSON object: files, references, local, resolved, resolvedPercent, broken, escapes,
 origin (absolute references to an origin prefix), external, coverage, coveragePercent, samples.
@@ -156,6 +156,16 @@ def documents(root, exclude):
                 yield path
 
 
+def query_variant(root, local, _listing={}):
+    """True when the folder holds `name?…`, `name@…` or `name%3F…`: the URL was fetched with a query."""
+    folder, name = os.path.split(os.path.join(root, local))
+    if not name:
+        return False
+    if folder not in _listing:
+        _listing[folder] = os.listdir(folder) if os.path.isdir(folder) else []
+    return any(entry.startswith((name + "?", name + "@", name + "%3F", name + "%3f")) for entry in _listing[folder])
+
+
 def coverage(root, expected_file):
     with open(expected_file) as f:
         expected = json.load(f)
@@ -164,7 +174,7 @@ def coverage(root, expected_file):
         local = urllib.parse.unquote(path).lstrip("/")
         candidates = [local + "index.html"] if local.endswith("/") or not local else [
             local, local + ".html", local + "@.html", local + "/index.html"]
-        if any(os.path.isfile(os.path.join(root, c)) for c in candidates):
+        if any(os.path.isfile(os.path.join(root, c)) for c in candidates) or query_variant(root, local):
             found += 1
         else:
             missing.append(path)
