@@ -48,7 +48,7 @@ let package = Package(
 
         // MARK: Tests
         .target(
-            name: "MirrorTestSupport", dependencies: ["MirrorCore"],
+            name: "MirrorTestSupport", dependencies: ["MirrorCore", "MirrorDocument"],
             path: "Tests/MirrorTestSupport"),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore", "MirrorTestSupport"]),
         .testTarget(name: "MirrorTLSTests", dependencies: ["MirrorTLS", "MirrorTestSupport"]),

@@ -3,12 +3,12 @@
 # apt-get only when something is missing, so a second run does nothing.
 #
 # Usage: scripts/install-deps.sh [--bench]
-#   --bench   also install the benchmark peers (wget, wget2, wrk, hyperfine)
+#   --bench   also install the benchmark peers (wget, wget2, wrk, hyperfine) and GNU time
 set -euo pipefail
 
 packages=(libcurl4-openssl-dev libxml2-dev libssl-dev pkg-config nginx openssl ca-certificates curl)
 if [ "${1:-}" = "--bench" ]; then
-    packages+=(wget wget2 wrk hyperfine iproute2)
+    packages+=(wget wget2 wrk hyperfine iproute2 time)
 fi
 
 missing=()
