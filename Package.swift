@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "MirrorTLS", dependencies: ["MirrorCore", "COpenSSL", "CMirrorShims"]),
         .target(name: "MirrorHTTP", dependencies: ["MirrorCore", "MirrorTLS", "CCurl", "CMirrorShims"]),
         .target(name: "MirrorDocument", dependencies: ["MirrorCore", "CLibXML2", "CMirrorShims"]),
-        .target(name: "MirrorStore", dependencies: ["MirrorCore"]),
+        .target(name: "MirrorStore", dependencies: ["MirrorCore", "CMirrorShims"]),
         .target(name: "MirrorCrawler", dependencies: [
             "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore",
         ]),

@@ -222,7 +222,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Builds the result from curl's final code and the state the callbacks collected.
     func finish(code: CURLcode) -> Result<HTTPResponse, HTTPError> {
         if fileDescriptor >= 0 {
-            if fsync(fileDescriptor) != 0, case .file(let path) = request.destination, code == CURLE_OK {
+            if request.syncFile, fsync(fileDescriptor) != 0, case .file(let path) = request.destination, code == CURLE_OK {
                 close(fileDescriptor)
                 fileDescriptor = -1
                 return .failure(.io(path: path, message: String(cString: strerror(errno))))

@@ -55,6 +55,8 @@ public struct HTTPRequest: Sendable {
     /// Turn nginx's "No required SSL certificate was sent" 400 page into
     /// ``HTTPError/clientCertificateRejected(url:identitySent:detail:)`` (on by default).
     public var detectCertificateRejection: Bool = true
+    /// fsync a `.file` body when it is complete (on by default; a snapshot syncs once instead).
+    public var syncFile: Bool = true
 
     public init(
         url: String,

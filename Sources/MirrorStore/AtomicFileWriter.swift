@@ -25,7 +25,11 @@ public final class AtomicFileWriter {
     /// The final file's path relative to the store root.
     public var relativePath: String { directory.path(of: name) }
 
-    init(directory: DirectoryHandle, name: String) throws(StoreError) {
+    /// fsync the file and its folder on commit.
+    private let sync: Bool
+
+    init(directory: DirectoryHandle, name: String, sync: Bool = true) throws(StoreError) {
+        self.sync = sync
         self.directory = directory
         self.name = name
         var attempt = 0
@@ -93,7 +97,7 @@ public final class AtomicFileWriter {
     ///   ``StoreError/writerFinished(path:)``. On failure the temporary file is removed.
     public func commit() throws(StoreError) {
         guard descriptor >= 0 else { throw .writerFinished(path: relativePath) }
-        if fsync(descriptor) != 0 {
+        if sync, fsync(descriptor) != 0 {
             let code = errno
             abort()
             throw StoreError.from(errno: code, operation: "fsync", path: relativePath)
@@ -111,7 +115,7 @@ public final class AtomicFileWriter {
             throw StoreError.from(errno: code, operation: "renameat", path: relativePath)
         }
         // Persist the rename itself; a failure here leaves a correct file, so report it.
-        if fsync(directory.descriptor) != 0, errno != EINVAL {
+        if sync, fsync(directory.descriptor) != 0, errno != EINVAL {
             throw .io(operation: "fsync", path: directory.relativePath.isEmpty ? "." : directory.relativePath,
                       errno: errno)
         }

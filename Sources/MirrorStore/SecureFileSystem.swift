@@ -18,6 +18,10 @@ import Darwin
 public struct SecureFileSystem: Sendable {
     /// The root folder, absolute and with symbolic links resolved.
     public let root: String
+    /// Whether each committed file (and its folder) is fsync'ed. A snapshot being built turns
+    /// this off and syncs the whole file system once before it is published
+    /// (``SnapshotStore/publish(_:)``), which is as safe and far faster.
+    public let syncEachFile: Bool
 
     /// Opens (and by default creates) the root folder.
     ///
@@ -26,9 +30,11 @@ public struct SecureFileSystem: Sendable {
     ///   - root: the folder to confine all access to; relative paths are taken from the
     ///     current directory.
     ///   - create: create the root when it does not exist.
+    ///   - syncEachFile: fsync every committed file and its folder (default on).
     /// - Throws: ``StoreError/io(operation:path:errno:)`` when the root cannot be created or
     ///   resolved, ``StoreError/diskFull(path:)``, ``StoreError/notADirectory(path:)``.
-    public init(root: String, create: Bool = true) throws(StoreError) {
+    public init(root: String, create: Bool = true, syncEachFile: Bool = true) throws(StoreError) {
+        self.syncEachFile = syncEachFile
         if create { try SecureFileSystem.createRoot(root) }
         guard let resolved = realpath(root, nil) else {
             throw .io(operation: "realpath", path: root, errno: errno)
@@ -59,7 +65,7 @@ public struct SecureFileSystem: Sendable {
     public func beginWrite(_ relativePath: String) throws(StoreError) -> AtomicFileWriter {
         let components = try SecureFileSystem.components(of: relativePath)
         let directory = try openDirectory(components: components.dropLast(), create: true)
-        return try AtomicFileWriter(directory: directory, name: components[components.count - 1])
+        return try AtomicFileWriter(directory: directory, name: components[components.count - 1], sync: syncEachFile)
     }
 
     /// Writes a whole file atomically (temporary file, `fsync`, rename).

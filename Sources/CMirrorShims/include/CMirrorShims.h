@@ -9,5 +9,6 @@
 #include "CMirrorShims_openssl.h"
 #include "CMirrorShims_libxml2.h"
 #include "CMirrorShims_sys.h"
+#include "CMirrorShims_fs.h"
 
 #endif

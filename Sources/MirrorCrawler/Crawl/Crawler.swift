@@ -186,6 +186,7 @@ public final class Crawler: Sendable {
             url: item.url.string, headers: job.headers, destination: .file(temporaryPath),
             maxBodyBytes: job.limits.maxFileSize, maxDecompressionRatio: job.limits.maxDecompressionRatio,
             timeouts: job.limits.timeouts, userAgent: job.userAgent)
+        request.syncFile = false  // the snapshot is synced once before it is published
         if let referrer = item.referrer { request.headers.append(("Referer", referrer.string)) }
         let scope = self.scope
         let isRequisite = item.isRequisite

@@ -1,3 +1,4 @@
+import CMirrorShims
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -46,7 +47,7 @@ public struct SnapshotStore: Sendable {
     public func begin(now: Date = Date()) throws(StoreError) -> StagingSnapshot {
         let id = Self.newID(now: now)
         let path = snapshotsPath + "/" + Self.partialPrefix + id
-        let fileSystem = try SecureFileSystem(root: path, create: true)
+        let fileSystem = try SecureFileSystem(root: path, create: true, syncEachFile: false)
         return StagingSnapshot(id: id, fileSystem: fileSystem)
     }
 
@@ -55,6 +56,15 @@ public struct SnapshotStore: Sendable {
     ///   previous snapshot stays current then.
     public func publish(_ staging: StagingSnapshot) throws(StoreError) {
         let final = snapshotsPath + "/" + staging.id
+        // Files in the snapshot were written without fsync; make them all durable at once
+        // before the renames that publish them.
+        let rootDescriptor = open(staging.fileSystem.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if rootDescriptor >= 0 {
+            defer { close(rootDescriptor) }
+            if CMirrorShims_syncfs(rootDescriptor) != 0 {
+                throw StoreError.from(errno: errno, operation: "syncfs", path: staging.fileSystem.root)
+            }
+        }
         guard rename(staging.fileSystem.root, final) == 0 else {
             throw StoreError.from(errno: errno, operation: "rename", path: final)
         }
