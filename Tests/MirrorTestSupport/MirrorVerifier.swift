@@ -121,7 +121,9 @@ public enum MirrorVerifier {
     }
 
     /// Paths, relative to `root` and sorted, of the files to check. Symbolic links are not
-    /// followed: a linked file is a reference target, never a document of the mirror.
+    /// followed: a linked file is a reference target, never a document of the mirror. The
+    /// top-level `_mirror/` folder (manifest, report, original bytes kept for refresh) is
+    /// bookkeeping, not part of the browsable copy, and is skipped.
     static func documentPaths(under root: URL) -> [String] {
         guard let walker = FileManager.default.enumerator(
             at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey], options: [])
@@ -136,6 +138,7 @@ public enum MirrorVerifier {
             guard isDocument else { continue }
             let path = url.path
             guard path.count > prefixLength, path.hasPrefix(root.path + "/") else { continue }
+            if path.dropFirst(prefixLength).hasPrefix(bookkeepingFolder + "/") { continue }
             paths.append(String(path.dropFirst(prefixLength)))
         }
         return paths.sorted()
@@ -143,6 +146,8 @@ public enum MirrorVerifier {
 
     /// True when the first bytes, after a BOM and whitespace, open an HTML document
     /// (`<!doctype html`, `<html`, `<head`, `<body`), ASCII case-insensitively.
+    static let bookkeepingFolder = "_mirror"
+
     static func sniffsAsHTML(_ url: URL) -> Bool {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
         defer { try? handle.close() }

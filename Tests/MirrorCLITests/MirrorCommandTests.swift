@@ -1,0 +1,215 @@
+import Foundation
+import MirrorTestSupport
+import Testing
+
+/// `mtls-mirror mirror` end to end: a generated site with every reference kind behind nginx
+/// with `ssl_verify_client on`, a second host serving CDN requisites, the built binary, and a
+/// verifier that opens the copy as a browser would from disk.
+@Suite(.serialized) struct MirrorCommandTests {
+    /// The origin (mTLS) and a CDN host (asks for a certificate, logs what it gets).
+    struct Fixture: Sendable {
+        let origin: NginxFixture
+        let cdn: NginxFixture
+        let site: SiteGenerator.Site
+        let pki: TestPKI
+    }
+
+    static let fixture = Result { () throws -> Fixture in
+        let cdn = try NginxFixture(.plainTLS)
+        let cdnHost = "localhost:\(cdn.port(.plainTLS))"
+        // The generator's nginx types (extensionless pages are HTML) go into the origin's config.
+        let scratch = try TemporaryDirectory()
+        let probe = try SiteGenerator.generate(into: scratch.url.appendingPathComponent("probe"), pages: 1)
+        let origin = try NginxFixture(.mtls, options: .init(extraServerDirectives: probe.typesConfiguration + """
+
+            location = /robots.txt { default_type text/plain; return 200 "User-agent: *\\nDisallow: /private/\\n"; }
+            """))
+        let site = try SiteGenerator.generate(into: origin.site.root, pages: 60, seed: 7, cdnHost: cdnHost)
+        try origin.site.write("private/secret.html", "<p>robots says no</p>")
+        try origin.site.write("linked-private.html", #"<a href="private/secret.html">x</a><a href="missing-page.html">gone</a>"#)
+        // Serve the CDN files as the CDN host's root.
+        let cdnFiles = origin.site.root.appendingPathComponent("_cdn")
+        for item in FileManager.default.enumerator(atPath: cdnFiles.path)?.compactMap({ $0 as? String }) ?? [] {
+            var isDirectory: ObjCBool = false
+            let source = cdnFiles.appendingPathComponent(item)
+            if FileManager.default.fileExists(atPath: source.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                try cdn.site.write(item, try Data(contentsOf: source))
+            }
+        }
+        return Fixture(origin: origin, cdn: cdn, site: site, pki: origin.pki)
+    }
+
+    let runner = CommandRunner(executable: CommandRunner.builtBinary(named: "mtls-mirror"))
+
+    func mirror(_ f: Fixture, _ output: TemporaryDirectory, path: String = "/", _ extra: [String] = []) -> CommandRunner.Result {
+        mirror(f, output, paths: [path], extra)
+    }
+
+    func mirror(_ f: Fixture, _ output: TemporaryDirectory, paths: [String], _ extra: [String] = []) -> CommandRunner.Result {
+        let result = runner.run(
+            ["mirror"] + paths.map { f.origin.url(.mtls, path: $0) } + ["-o", output.path, "--name", "site",
+             "--cacert", f.pki.path("server-root.pem"), "--cert", f.pki.path("client.p12"), "--pass-env", "MIRROR_TEST_PASS",
+             "--requisite-hosts", "localhost:\(f.cdn.port(.plainTLS))", "-j", "8"] + extra,
+            environment: ["MIRROR_TEST_PASS": f.pki.password, "NO_COLOR": "1"], timeout: 300)
+        #expect(!result.stderr.contains(f.pki.password))
+        #expect(!result.stdout.contains(f.pki.password))
+        #expect(!result.timedOut)
+        return result
+    }
+
+    func manifestURLs(_ snapshot: URL) throws -> [String: String] {
+        let text = try String(contentsOf: snapshot.appendingPathComponent("_mirror/manifest.tsv"), encoding: .utf8)
+        var map: [String: String] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("http") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            map[String(fields[0])] = fields.count > 1 ? String(fields[1]) : ""
+        }
+        return map
+    }
+
+    @Test func mirrorsEveryReferenceKindForOfflineUse() throws {
+        let f = try Self.fixture.get()
+        let output = try TemporaryDirectory()
+        let result = mirror(f, output, paths: ["/", "/linked-private.html"])
+        // The site links to one missing page: published, but partial.
+        #expect(result.exitCode == 10, "\(result)")
+        let current = output.url.appendingPathComponent("site/current")
+        let snapshot = current.resolvingSymlinksInPath()
+        #expect(FileManager.default.fileExists(atPath: current.appendingPathComponent("index.html").path))
+
+        // 100% of local references resolve from disk; none points at the origin or the CDN.
+        let origin = Self.origin(f.origin.url(.mtls))
+        let cdnOrigin = Self.origin(f.cdn.url(.plainTLS))
+        let report = MirrorVerifier.verify(snapshotRoot: snapshot, originPrefixes: [origin, cdnOrigin])
+        #expect(report.broken.isEmpty, "\(report.broken.prefix(10))")
+        // Only the two pages that could not be mirrored (robots.txt, 404) stay absolute.
+        #expect(Set(report.pointsAtOrigin.map(\.reference)) == [origin + "/private/secret.html", origin + "/missing-page.html"],
+                "\(report.pointsAtOrigin.prefix(10))")
+        #expect(report.escapesRoot.isEmpty, "\(report.escapesRoot.prefix(10))")
+        #expect(report.checkedReferences > 1000)
+
+        // 100% of reachable pages and requisites were mirrored, CDN ones included.
+        let manifest = try manifestURLs(snapshot)
+        let base = origin
+        // A file referenced only with a query (css/main.css?v=3) is covered by that URL.
+        let keys = Array(manifest.keys)
+        let missing = f.site.expected.paths.filter { path in
+            manifest[base + path] == nil && !keys.contains { $0.hasPrefix(base + path + "?") }
+        }
+        #expect(missing.isEmpty, "not mirrored: \(missing.prefix(10))")
+        let cdnPaths = f.site.expected.cdn?.paths ?? []
+        #expect(!cdnPaths.isEmpty)
+        let missingCDN = cdnPaths.filter { manifest[cdnOrigin + $0] == nil }
+        #expect(missingCDN.isEmpty, "CDN requisites not mirrored: \(missingCDN)")
+
+        // The client identity never went to the CDN host.
+        let subjects = f.cdn.loggedClientSubjects(atLeast: cdnPaths.count)
+        #expect(subjects.count >= cdnPaths.count)
+        #expect(subjects.allSatisfy { !$0.contains("mirror-client") }, "\(subjects)")
+
+        // robots.txt was honoured; the missing page is reported with its referrer.
+        #expect(manifest[base + "/private/secret.html"].map { $0.isEmpty } ?? true)
+        let reportData = try Data(contentsOf: snapshot.appendingPathComponent("_mirror/report.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: reportData) as? [String: Any])
+        let errors = try #require(json["errors"] as? [[String: Any]])
+        #expect(errors.contains { ($0["url"] as? String)?.hasSuffix("/missing-page.html") == true && $0["kind"] as? String == "http-404"
+                                  && ($0["referrer"] as? String)?.hasSuffix("/linked-private.html") == true })
+        #expect(errors.contains { ($0["url"] as? String)?.hasSuffix("/private/secret.html") == true && $0["kind"] as? String == "robots" })
+        #expect((json["outOfScope"] as? [String])?.contains("https://example.invalid/pixel.png") == true)
+
+        // Private: folders 0700, files 0600.
+        let attributes = try FileManager.default.attributesOfItem(atPath: snapshot.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        let page = try FileManager.default.attributesOfItem(atPath: snapshot.appendingPathComponent("index.html").path)
+        #expect((page[.posixPermissions] as? Int) == 0o600)
+        // No temporary files or partial snapshots are left.
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: output.url.appendingPathComponent("site/snapshots").path)
+        #expect(snapshots.count == 1 && !snapshots[0].hasPrefix("."))
+        #expect(!FileManager.default.fileExists(atPath: snapshot.appendingPathComponent("_mirror/tmp").path))
+    }
+
+    /// "https://localhost:PORT" from "https://localhost:PORT/".
+    static func origin(_ url: String) -> String { url.hasSuffix("/") ? String(url.dropLast()) : url }
+
+    @Test func ignoreRobotsFetchesDisallowedPages() throws {
+        let f = try Self.fixture.get()
+        let output = try TemporaryDirectory()
+        let result = mirror(f, output, path: "/linked-private.html", ["--ignore-robots", "--depth", "1"])
+        #expect(result.exitCode == 10, "\(result)")  // still the missing page
+        let manifest = try manifestURLs(output.url.appendingPathComponent("site/current").resolvingSymlinksInPath())
+        #expect(manifest[f.origin.url(.mtls, path: "/private/secret.html")]?.isEmpty == false)
+    }
+
+    @Test func depthLimitStillFetchesRequisites() throws {
+        let f = try Self.fixture.get()
+        let output = try TemporaryDirectory()
+        let result = mirror(f, output, ["--depth", "0"])
+        #expect(result.exitCode == 0, "\(result)")
+        let snapshot = output.url.appendingPathComponent("site/current").resolvingSymlinksInPath()
+        let manifest = try manifestURLs(snapshot)
+        let pages = manifest.values.filter { $0.hasSuffix(".html") }
+        #expect(pages.count == 1, "\(pages)")
+        #expect(manifest.count > 3)  // the start page's stylesheets and images
+        let report = MirrorVerifier.verify(snapshotRoot: snapshot, originPrefixes: [])
+        #expect(report.broken.isEmpty, "\(report.broken.prefix(5))")
+    }
+
+    @Test func failedStartPublishesNothing() throws {
+        let f = try Self.fixture.get()
+        let output = try TemporaryDirectory()
+        let rejected = runner.run(
+            ["mirror", f.origin.url(.mtls), "-o", output.path, "--name", "site", "--cacert", f.pki.path("server-root.pem")],
+            environment: ["NO_COLOR": "1"], timeout: 120)
+        #expect(rejected.exitCode == 5, "\(rejected)")
+        #expect(rejected.stderr.contains("client certificate"))
+        let untrusted = runner.run(
+            ["mirror", f.origin.url(.mtls), "-o", output.path, "--name", "site",
+             "--cert", f.pki.path("client.p12"), "--pass-env", "P"],
+            environment: ["P": f.pki.password, "NO_COLOR": "1"], timeout: 120)
+        #expect(untrusted.exitCode == 4, "\(untrusted)")
+        let site = output.url.appendingPathComponent("site")
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("current").path))
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("snapshots").path)) ?? []
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test func secondRunPublishesANewSnapshotAtomically() throws {
+        let f = try Self.fixture.get()
+        let output = try TemporaryDirectory()
+        #expect(mirror(f, output, path: "/about", ["--depth", "0"]).exitCode == 0)
+        let current = output.url.appendingPathComponent("site/current")
+        let first = try FileManager.default.destinationOfSymbolicLink(atPath: current.path)
+        #expect(mirror(f, output, path: "/about", ["--depth", "0"]).exitCode == 0)
+        let second = try FileManager.default.destinationOfSymbolicLink(atPath: current.path)
+        #expect(first != second)
+        // The older snapshot is still complete.
+        let older = output.url.appendingPathComponent("site").appendingPathComponent(first)
+        #expect(FileManager.default.fileExists(atPath: older.appendingPathComponent("_mirror/manifest.tsv").path))
+    }
+
+    @Test func runsTheSitesOfAConfigFile() throws {
+        let f = try Self.fixture.get()
+        let output = try TemporaryDirectory()
+        let config = output.url.appendingPathComponent("config.json")
+        let json = """
+            {
+              "$comment": "test config",
+              "output": "\(output.path)/mirrors",
+              "sites": [{
+                "name": "cfg",
+                "start": ["\(f.origin.url(.mtls, path: "/about"))"],
+                "identity": {"cert": "\(f.pki.path("client.p12"))", "password": {"env": "CFG_PASS"}},
+                "trust": {"default": {"type": "default", "cacert": ["\(f.pki.path("server-root.pem"))"]}},
+                "scope": {"depth": 0}
+              }]
+            }
+            """
+        try Data(json.utf8).write(to: config)
+        let result = runner.run(["mirror", "--config", config.path], environment: ["CFG_PASS": f.pki.password, "NO_COLOR": "1"], timeout: 120)
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(FileManager.default.fileExists(atPath: output.url.appendingPathComponent("mirrors/cfg/current/_mirror/report.json").path))
+        let bad = runner.run(["mirror", "--config", config.path, "--site", "nope"], environment: ["NO_COLOR": "1"], timeout: 60)
+        #expect(bad.exitCode == 2)
+        #expect(bad.stderr.contains("nope"))
+    }
+}
