@@ -108,6 +108,11 @@ enum FileNameEncoding {
         encode(query) { isRawSafe($0) || $0 == UInt8(ascii: "@") }
     }
 
+    /// Writes URL bytes as a file name. `%XX` triplets of ASCII bytes stay as they are (a
+    /// reserved character and its encoding are different URLs: `a@b` and `a%40b`). A run of
+    /// encoded non-ASCII bytes that forms valid, printable UTF-8 text is written as that text,
+    /// so that names stay readable (`caf%C3%A9.png` is stored as `café.png`, as wget does);
+    /// normalised URLs never hold raw non-ASCII, so this cannot make two URLs share a name.
     static func encode(_ bytes: ArraySlice<UInt8>, keepRaw: (UInt8) -> Bool) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -115,12 +120,30 @@ enum FileNameEncoding {
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                if index + 2 < bytes.endIndex, isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
+                guard let decoded = decodedTriplet(bytes, at: index) else {
+                    out += escaped(byte)
+                    index += 1
+                    continue
+                }
+                if decoded < 0x80 {
                     out += bytes[index...(index + 2)]
                     index += 3
                     continue
                 }
-                out += escaped(byte)
+                // A run of encoded non-ASCII bytes: raw when it is valid UTF-8 text.
+                var run: [UInt8] = []
+                var end = index
+                while end < bytes.endIndex, let next = decodedTriplet(bytes, at: end), next >= 0x80 {
+                    run.append(next)
+                    end += 3
+                }
+                if let text = String(validating: run, as: UTF8.self), text.unicodeScalars.allSatisfy(isPrintable) {
+                    out += run
+                } else {
+                    out += bytes[index..<end]
+                }
+                index = end
+                continue
             } else if keepRaw(byte) {
                 out.append(byte)
             } else {
@@ -129,6 +152,31 @@ enum FileNameEncoding {
             index += 1
         }
         return out
+    }
+
+    /// The byte a `%XX` triplet at `index` encodes, or nil.
+    static func decodedTriplet(_ bytes: ArraySlice<UInt8>, at index: Int) -> UInt8? {
+        guard index + 2 < bytes.endIndex, bytes[index] == UInt8(ascii: "%"),
+              isHex(bytes[index + 1]), isHex(bytes[index + 2]) else { return nil }
+        func value(_ digit: UInt8) -> UInt8 {
+            switch digit {
+            case 0x30...0x39: digit - 0x30
+            case 0x41...0x46: digit - 0x37
+            default: digit - 0x57
+            }
+        }
+        return value(bytes[index + 1]) << 4 | value(bytes[index + 2])
+    }
+
+    /// Non-ASCII scalars allowed raw in names: not controls, not format or separator marks
+    /// (no bidi overrides, no line separators), not private use.
+    static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned, .spaceSeparator:
+            return false
+        default:
+            return true
+        }
     }
 
     /// Windows device names, matched case-insensitively before the first dot.
@@ -150,19 +198,25 @@ enum FileNameEncoding {
         name.replaceSubrange((stemEnd - 1)..<stemEnd, with: escaped(name[stemEnd - 1]))
     }
 
-    /// Whether URL text has an upper-case ASCII letter outside `%XX` triplets.
+    /// Whether URL text has an upper-case letter: ASCII outside `%XX` triplets, or a
+    /// percent-encoded non-ASCII letter with a lower-case form (`%C3%89`, É), since names are
+    /// written decoded and case-insensitive file systems fold those too.
     static func hasUppercase(_ bytes: ArraySlice<UInt8>) -> Bool {
         var index = bytes.startIndex
+        var encoded: [UInt8] = []
         while index < bytes.endIndex {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex, isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
+            if let decoded = decodedTriplet(bytes, at: index) {
+                if decoded >= 0x80 { encoded.append(decoded) }
                 index += 3
                 continue
             }
             if byte >= 0x41, byte <= 0x5A { return true }
             index += 1
         }
-        return false
+        guard !encoded.isEmpty else { return false }
+        let text = String(decoding: encoded, as: UTF8.self)
+        return text.lowercased() != text
     }
 
     /// Shortens a name longer than `limit` bytes to a prefix, `^t`, 16 hex digits of the

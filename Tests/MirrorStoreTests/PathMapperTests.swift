@@ -38,7 +38,11 @@ import Testing
         ("/a.css/x.png", "image/png", "a^2Ecss/x.png"),
         ("/v1.2/x.png", "image/png", "v1.2/x.png"),
         ("/a%20b.pdf", "application/pdf", "a%20b.pdf"),
-        ("/caf\u{E9}.css", "text/css", "caf%C3%A9.css"),
+        // Encoded UTF-8 text is stored readable; invalid UTF-8 and invisible marks stay encoded.
+        ("/caf\u{E9}.css", "text/css", "caf\u{E9}.css"),
+        ("/%E6%97%A5%E6%9C%AC.png", "image/png", "\u{65E5}\u{672C}.png"),
+        ("/a%FFb.png", "image/png", "a%FFb.png"),
+        ("/a%E2%80%AEb.png", "image/png", "a%E2%80%AEb.png"),
         ("/a:b.css", "text/css", "a^3Ab.css"),
         ("/a*b.css", "text/css", "a^2Ab.css"),
         ("/a@b.css", "text/css", "a^40b.css"),
@@ -156,5 +160,16 @@ import Testing
             let decoded = String(decoding: WebURL.percentDecode(Array(resolved.path.utf8)[...]), as: UTF8.self)
             #expect(decoded == "/" + target)
         }
+    }
+}
+
+@Suite struct PathMapperUnicodeTests {
+    @Test func upperCaseNonASCIIGetsACaseHash() throws {
+        let mapper = PathMapper(primaryOrigin: try #require(WebURL("https://site.example/")))
+        let upper = mapper.relativePath(for: try #require(WebURL("https://site.example/%C3%89t%C3%A9.png")), contentType: "image/png")
+        let lower = mapper.relativePath(for: try #require(WebURL("https://site.example/%C3%A9t%C3%A9.png")), contentType: "image/png")
+        #expect(lower == "\u{E9}t\u{E9}.png")
+        #expect(upper.contains("^h"))
+        #expect(upper.lowercased() != lower.lowercased())
     }
 }
