@@ -11,7 +11,7 @@ let package = Package(
     products: [
         .executable(name: "mtls-mirror", targets: ["mtls-mirror"]),
         .library(name: "MirrorKit", targets: [
-            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler", "MirrorServer", "MirrorCLI",
+            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler", "MirrorServer", "MirrorScheduler", "MirrorCLI",
         ]),
     ],
     targets: [
@@ -38,9 +38,10 @@ let package = Package(
         .target(name: "MirrorCrawler", dependencies: [
             "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore",
         ]),
+        .target(name: "MirrorScheduler", dependencies: ["MirrorCore", "MirrorStore"]),
         .target(name: "MirrorServer", dependencies: ["MirrorCore", "MirrorStore", "COpenSSL", "CMirrorShims"]),
         .target(name: "MirrorCLI", dependencies: [
-            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler", "MirrorServer",
+            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler", "MirrorServer", "MirrorScheduler",
         ]),
 
         // MARK: The tool: a few lines over MirrorCLI
@@ -56,6 +57,7 @@ let package = Package(
         .testTarget(name: "MirrorDocumentTests", dependencies: ["MirrorDocument", "MirrorTestSupport"]),
         .testTarget(name: "MirrorStoreTests", dependencies: ["MirrorStore", "MirrorTestSupport"]),
         .testTarget(name: "MirrorCrawlerTests", dependencies: ["MirrorCrawler", "MirrorTestSupport"]),
+        .testTarget(name: "MirrorSchedulerTests", dependencies: ["MirrorScheduler", "MirrorTestSupport"]),
         .testTarget(name: "MirrorServerTests", dependencies: ["MirrorServer", "MirrorTestSupport"]),
         .testTarget(name: "MirrorCLITests", dependencies: ["MirrorCLI", "MirrorTestSupport"]),
     ],

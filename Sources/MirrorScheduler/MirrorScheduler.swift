@@ -1,0 +1,1 @@
+// MirrorScheduler: schedules, site locks, run history, unit files.
