@@ -1,1 +1,0 @@
-// MirrorServer: request parser state machine, epoll loop, file responder, TLS transport.
