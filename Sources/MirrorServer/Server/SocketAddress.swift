@@ -11,9 +11,12 @@ struct SocketAddress {
     var family: Int32 = AF_INET
     /// Whether the address is in 127.0.0.0/8 or is ::1.
     var isLoopback = false
+    /// The port, host byte order.
+    var port: UInt16 = 0
 
     /// Parses `host` (`localhost`, dotted IPv4, or IPv6 with or without brackets).
     init?(host: String, port: UInt16) {
+        self.port = port
         var text = host == "localhost" ? "127.0.0.1" : host
         if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         var v4 = sockaddr_in()
