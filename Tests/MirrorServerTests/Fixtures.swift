@@ -5,7 +5,7 @@ import MirrorTestSupport
 @testable import MirrorServer
 
 /// A temporary output folder with published snapshots, and a server over it.
-final class MirrorFixture {
+final class MirrorFixture: Sendable {
     let temporary: TemporaryDirectory
     var output: String { temporary.path + "/output" }
     static let secret = "TOP-SECRET-OUTSIDE-THE-ROOT"
@@ -46,7 +46,7 @@ final class MirrorFixture {
 }
 
 /// Starts a server and stops it when released.
-final class RunningServer {
+final class RunningServer: Sendable {
     let server: MirrorServer
     let port: UInt16
 
