@@ -23,7 +23,12 @@ extension EventLoop {
             case .done: connection.tlsHandshakeWantsWrite = false
             case .wantRead: connection.tlsHandshakeWantsWrite = false; updateInterest(connection); return
             case .wantWrite: connection.tlsHandshakeWantsWrite = true; updateInterest(connection); return
-            case .closed, .failed: destroy(connection); return
+            case .closed: destroy(connection); return
+            case .failed:
+                // The alert (such as "certificate required") is already written; linger so the
+                // client reads it instead of a reset.
+                beginClose(connection)
+                return
             }
         }
         if events & CMirrorShims_EPOLLHUP() != 0 && connection.output.isEmpty && !connection.awaitingMiss {
