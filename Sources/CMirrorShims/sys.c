@@ -1,5 +1,29 @@
 #define _GNU_SOURCE
 #include "CMirrorShims_sys.h"
 
+#ifdef __linux__
+#include <sys/socket.h>
+#include <sys/eventfd.h>
+#include <sys/sendfile.h>
+#endif
+
 FILE *CMirrorShims_stderr(void) { return stderr; }
 FILE *CMirrorShims_stdout(void) { return stdout; }
+
+#ifdef __linux__
+int CMirrorShims_epoll_create1(int flags) { return epoll_create1(flags); }
+int CMirrorShims_epoll_ctl(int epfd, int op, int fd, struct epoll_event *event) { return epoll_ctl(epfd, op, fd, event); }
+int CMirrorShims_epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout) {
+    return epoll_wait(epfd, events, maxevents, timeout);
+}
+uint32_t CMirrorShims_EPOLLIN(void) { return EPOLLIN; }
+uint32_t CMirrorShims_EPOLLOUT(void) { return EPOLLOUT; }
+uint32_t CMirrorShims_EPOLLERR(void) { return EPOLLERR; }
+uint32_t CMirrorShims_EPOLLHUP(void) { return EPOLLHUP; }
+uint32_t CMirrorShims_EPOLLRDHUP(void) { return EPOLLRDHUP; }
+int CMirrorShims_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) { return accept4(fd, addr, len, flags); }
+int CMirrorShims_eventfd(unsigned int initval, int flags) { return eventfd(initval, flags); }
+int CMirrorShims_EFD_NONBLOCK(void) { return EFD_NONBLOCK; }
+int CMirrorShims_EFD_CLOEXEC(void) { return EFD_CLOEXEC; }
+ssize_t CMirrorShims_sendfile(int out_fd, int in_fd, off_t *offset, size_t count) { return sendfile(out_fd, in_fd, offset, count); }
+#endif

@@ -4,8 +4,36 @@
 #define CMIRRORSHIMS_SYS_H
 
 #include <stdio.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __linux__
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#endif
 
 FILE *CMirrorShims_stderr(void);
 FILE *CMirrorShims_stdout(void);
+
+#ifdef __linux__
+// epoll(7): declared by <sys/epoll.h> only with _GNU_SOURCE under Swift's Glibc module.
+int CMirrorShims_epoll_create1(int flags);
+int CMirrorShims_epoll_ctl(int epfd, int op, int fd, struct epoll_event *event);
+int CMirrorShims_epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout);
+// The EPOLL* flags are enum constants tied to macros; these return them as plain integers.
+uint32_t CMirrorShims_EPOLLIN(void);
+uint32_t CMirrorShims_EPOLLOUT(void);
+uint32_t CMirrorShims_EPOLLERR(void);
+uint32_t CMirrorShims_EPOLLHUP(void);
+uint32_t CMirrorShims_EPOLLRDHUP(void);
+// accept4(2) needs _GNU_SOURCE; it sets SOCK_NONBLOCK | SOCK_CLOEXEC atomically.
+int CMirrorShims_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
+// eventfd(2) lives in <sys/eventfd.h>, which the Glibc module does not include.
+int CMirrorShims_eventfd(unsigned int initval, int flags);
+int CMirrorShims_EFD_NONBLOCK(void);
+int CMirrorShims_EFD_CLOEXEC(void);
+// sendfile(2) lives in <sys/sendfile.h>, which the Glibc module does not include.
+ssize_t CMirrorShims_sendfile(int out_fd, int in_fd, off_t *offset, size_t count);
+#endif
 
 #endif

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A regular file opened for serving; the descriptor is closed when the object goes away.
+final class OpenFile {
+    /// The read-only descriptor.
+    let descriptor: Int32
+    /// What `fstat` said when the file was opened.
+    let metadata: FileMetadata
+    /// The file's path relative to the snapshot root, for the content-type lookup.
+    let relativePath: String
+
+    init(descriptor: Int32, metadata: FileMetadata, relativePath: String) {
+        self.descriptor = descriptor
+        self.metadata = metadata
+        self.relativePath = relativePath
+    }
+
+    deinit { _ = close(descriptor) }
+}
+
+/// The facts about a file that the response depends on (size, change time, identity).
+public struct FileMetadata: Sendable, Equatable {
+    /// Size in bytes.
+    public var size: Int64
+    /// Modification time, whole seconds since 1970.
+    public var modifiedSeconds: Int64
+    /// Nanoseconds part of the modification time.
+    public var modifiedNanoseconds: Int64
+    /// The inode number.
+    public var inode: UInt64
+
+    /// Creates metadata.
+    /// - Parameters:
+    ///   - size: size in bytes.
+    ///   - modifiedSeconds: modification time in seconds since 1970.
+    ///   - modifiedNanoseconds: the nanoseconds part.
+    ///   - inode: the inode number.
+    public init(size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64 = 0, inode: UInt64 = 0) {
+        self.size = size
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.inode = inode
+    }
+
+    init(_ info: stat) {
+        self.init(size: Int64(info.st_size), modifiedSeconds: Int64(info.st_mtim.tv_sec),
+                  modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), inode: UInt64(info.st_ino))
+    }
+
+    /// A strong entity tag from inode, size and modification time (quoted).
+    public var entityTag: String {
+        "\"\(String(inode, radix: 16))-\(String(size, radix: 16))-\(String(modifiedSeconds, radix: 16))\(String(modifiedNanoseconds, radix: 16))\""
+    }
+}

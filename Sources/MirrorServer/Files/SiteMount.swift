@@ -1,0 +1,79 @@
+import Foundation
+import MirrorStore
+
+/// The snapshot `current` pointed at when it was last looked at, with what was read from it.
+final class SnapshotState {
+    /// The link's target text, used to notice a switch.
+    let linkTarget: String
+    /// The open snapshot folder.
+    let directory: SnapshotDirectory
+    /// Local path (relative to the snapshot) → recorded `Content-Type`, from the manifest.
+    let contentTypes: [String: String]
+    /// HTML documents stored, from the manifest.
+    let pageCount: Int
+    /// When the crawl that made the snapshot finished, from `_mirror/report.json`.
+    let lastRefresh: Date?
+
+    init(linkTarget: String, directory: SnapshotDirectory, contentTypes: [String: String], pageCount: Int, lastRefresh: Date?) {
+        self.linkTarget = linkTarget
+        self.directory = directory
+        self.contentTypes = contentTypes
+        self.pageCount = pageCount
+        self.lastRefresh = lastRefresh
+    }
+}
+
+/// One served site on the loop thread: resolves `current` once per request and reloads the
+/// manifest's type map when the link has been switched by a refresh.
+///
+/// Confined to the event-loop thread.
+final class SiteMount {
+    let site: ServedSite
+    private var cached: SnapshotState?
+
+    init(site: ServedSite) {
+        self.site = site
+    }
+
+    /// The current snapshot, or `nil` when the site has none (yet).
+    func currentSnapshot() -> SnapshotState? {
+        let linkPath = site.directory + "/" + SnapshotStore.currentLink
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink(linkPath, &buffer, buffer.count - 1)
+        guard length > 0 else {
+            cached = nil
+            return nil
+        }
+        let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let cached, cached.linkTarget == target { return cached }
+        guard let directory = SnapshotDirectory.open(path: linkPath) else {
+            cached = nil
+            return nil
+        }
+        let state = Self.load(linkTarget: target, directory: directory)
+        cached = state
+        return state
+    }
+
+    private static func load(linkTarget: String, directory: SnapshotDirectory) -> SnapshotState {
+        var types: [String: String] = [:]
+        var pages = 0
+        if let bytes = directory.readInternal(["_mirror", "manifest.tsv"]),
+           let manifest = try? Manifest.decode(bytes, path: "_mirror/manifest.tsv") {
+            for entry in manifest {
+                guard let local = entry.localPath else { continue }
+                if let type = entry.contentType {
+                    types[local] = type
+                    if type.lowercased().hasPrefix("text/html") || type.lowercased().hasPrefix("application/xhtml") { pages += 1 }
+                }
+            }
+        }
+        var finished: Date?
+        if let bytes = directory.readInternal(["_mirror", "report.json"], limit: 64 * 1024 * 1024),
+           let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+           let text = object["finishedAt"] as? String {
+            finished = ISO8601DateFormatter().date(from: text)
+        }
+        return SnapshotState(linkTarget: linkTarget, directory: directory, contentTypes: types, pageCount: pages, lastRefresh: finished)
+    }
+}

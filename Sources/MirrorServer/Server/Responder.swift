@@ -1,0 +1,102 @@
+import MirrorCore
+
+/// What the responder decided for one request.
+enum ResponderOutcome {
+    /// Send this.
+    case response(Response)
+    /// The file is not in the snapshot and a ``MissHandler`` is set: ask it.
+    case miss(site: String, path: String)
+}
+
+/// Routes a request to a site, a file, a page or an error; runs on the event-loop thread.
+///
+/// Order: method (405 for all but GET/HEAD), access token (401), path confinement (400),
+/// site routing, then the confined file lookup in the site's current snapshot.
+final class Responder {
+    let configuration: ServerConfiguration
+    let mounts: [SiteMount]
+    let mimeTypes = MIMETypes.system
+    let tokenGate: TokenGate?
+
+    init(configuration: ServerConfiguration) {
+        self.configuration = configuration
+        mounts = configuration.sites.map(SiteMount.init)
+        tokenGate = configuration.accessToken.map(TokenGate.init)
+    }
+
+    func respond(to head: HTTPRequestHead) -> ResponderOutcome {
+        guard head.method == "GET" || head.method == "HEAD" else {
+            var response = Response.page(405, Pages.error(status: 405, reason: "Only GET and HEAD are served."))
+            response.headers.add("Allow", "GET, HEAD")
+            return .response(response)
+        }
+        if let tokenGate {
+            switch tokenGate.check(head) {
+            case .allowed: break
+            case .denied:
+                var response = Response.page(401, Pages.error(status: 401, reason: "This mirror needs its access token."))
+                response.headers.add("WWW-Authenticate", "Bearer")
+                return .response(response)
+            case .redirect(let location, let cookie):
+                return .response(.redirect(303, to: location, extra: HTTPHeaders([("Set-Cookie", cookie)])))
+            }
+        }
+        let path: RequestPath
+        switch RequestPath.parse(head.path) {
+        case .success(let parsed): path = parsed
+        case .failure(let rejection):
+            return .response(.page(400, Pages.error(status: 400, reason: "Unacceptable path (\(rejection)).")))
+        }
+        switch configuration.layout {
+        case .single:
+            return serve(path, in: mounts[0], prefix: [], query: head.query, request: head)
+        case .several:
+            guard let name = path.segments.first else { return .response(siteIndex()) }
+            guard let mount = mounts.first(where: { $0.site.name == name }) else { return .response(notFound(path)) }
+            if path.segments.count == 1, !path.trailingSlash {
+                return .response(.redirect(301, to: path.encoded(trailingSlash: true) + (head.query.map { "?" + $0 } ?? "")))
+            }
+            let inner = RequestPath(segments: Array(path.segments.dropFirst()), trailingSlash: path.trailingSlash)
+            return serve(inner, in: mount, prefix: [name], query: head.query, request: head)
+        }
+    }
+
+    private func serve(_ path: RequestPath, in mount: SiteMount, prefix: [String], query: String?, request: HTTPRequestHead) -> ResponderOutcome {
+        let full = RequestPath(segments: prefix + path.segments, trailingSlash: path.trailingSlash)
+        if path.segments.first == "_mirror" { return .response(notFound(full)) }
+        guard let snapshot = mount.currentSnapshot() else { return miss(mount, path, full) }
+        switch snapshot.directory.lookup(path) {
+        case .file(let file):
+            let type = snapshot.contentTypes[file.relativePath] ?? mimeTypes.type(forFileName: file.relativePath)
+            let plan = FileResponsePlanner.plan(
+                method: request.method, requestHeaders: request.headers, metadata: file.metadata, contentType: type)
+            let body: ResponseBody = plan.body.map { .file(file, $0) } ?? .empty
+            return .response(Response(status: plan.status, headers: plan.headers, body: body))
+        case .directoryWithoutSlash:
+            return .response(.redirect(301, to: full.encoded(trailingSlash: true) + (query.map { "?" + $0 } ?? "")))
+        case .notFound:
+            return miss(mount, path, full)
+        }
+    }
+
+    private func miss(_ mount: SiteMount, _ path: RequestPath, _ full: RequestPath) -> ResponderOutcome {
+        if configuration.missHandler != nil {
+            return .miss(site: mount.site.name, path: path.encoded(trailingSlash: path.trailingSlash))
+        }
+        return .response(notFound(full))
+    }
+
+    func notFound(_ path: RequestPath) -> Response {
+        .page(404, Pages.notFound(path: "/" + path.relativePath, liveEnabled: configuration.liveEnabled))
+    }
+
+    private func siteIndex() -> Response {
+        let rows = mounts.map { mount in
+            let snapshot = mount.currentSnapshot()
+            return Pages.SiteRow(
+                name: mount.site.name, link: "/" + RequestPath.percentEncode(mount.site.name) + "/",
+                lastRefresh: snapshot?.lastRefresh, pageCount: snapshot?.pageCount)
+        }
+        return .page(200, Pages.siteIndex(rows))
+    }
+}
