@@ -30,6 +30,9 @@ actor CrawlState {
     private(set) var outOfScopeCount = 0
     private var temporaryCounter = 0
     private var robots: [String: RobotsTxt] = [:]
+    /// In-scope URLs that were queued, or refused only for depth: if they end up unfetched,
+    /// they get a reserved local path (see ``reservePaths(mapper:)``). Value: is a requisite.
+    private var candidates: [String: Bool] = [:]
 
     init(frontier: Frontier) {
         self.frontier = frontier
@@ -63,7 +66,12 @@ actor CrawlState {
     ) {
         let results = frontier.discover(links, from: item)
         for (link, result) in zip(links, results) {
-            if case .refused(.outOfScope) = result { noteOutOfScope(link.url) }
+            switch result {
+            case .refused(.outOfScope): noteOutOfScope(link.url)
+            case .queued(let queued): candidates[queued.url.string] = queued.isRequisite
+            case .refused(.tooDeep): if candidates[link.url.string] == nil { candidates[link.url.string] = link.isRequisite }
+            default: break
+            }
         }
         frontier.complete(item, bytes: response.bodyBytes)
         bytes += response.bodyBytes
@@ -112,6 +120,30 @@ actor CrawlState {
     }
 
     var outOfScopeList: [String] { outOfScope.sorted() }
+
+    /// Gives every in-scope URL that was linked but not mirrored — beyond the depth or page
+    /// limit, or failed with an HTTP or network error — the local path it would have, and records
+    /// it in the manifest without a status. Pages then link to it locally, so the copy holds no
+    /// in-scope link to the origin, and `serve --live` can fetch it when a browser asks.
+    /// URLs refused by robots.txt or redirected out of scope stay absolute.
+    ///
+    /// - Returns: URL → reserved path.
+    func reservePaths(mapper: PathMapper, taken: Set<String>) -> [String: String] {
+        var reserved: [String: String] = [:]
+        var used = taken
+        let failedKinds = Dictionary(failures.map { ($0.url, $0.kind) }, uniquingKeysWith: { a, _ in a })
+        for (key, isRequisite) in candidates.sorted(by: { $0.key < $1.key }) {
+            if let entry = manifest.entry(forKey: key), entry.localPath != nil || aliases[key] != nil { continue }
+            if let kind = failedKinds[key], kind == "robots" || kind == "redirect-out-of-scope" || kind == "redirect-refused" { continue }
+            guard let url = WebURL(key) else { continue }
+            let path = mapper.relativePath(for: url, contentType: isRequisite ? nil : "text/html")
+            guard used.insert(path).inserted else { continue }
+            reserved[key] = path
+            let reason = failedKinds[key].map { "not mirrored: \($0)" } ?? "not mirrored: beyond the crawl limits"
+            manifest.upsert(ManifestEntry(url: url, localPath: path, status: nil, fetchedAt: nil, error: reason))
+        }
+        return reserved
+    }
 
     /// URL → local path for every stored URL and every redirect that leads to one.
     func localPaths() -> [String: String] {

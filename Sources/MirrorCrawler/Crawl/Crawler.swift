@@ -71,12 +71,14 @@ public final class Crawler: Sendable {
             removeQuietly(staging.fileSystem.root)
             throw .cancelled
         }
-        let paths = await state.localPaths()
+        var paths = await state.localPaths()
         let startFailures = await startURLFailures(state: state, paths: paths)
         if startFailures.count == job.startURLs.count, let first = startFailures.first {
             removeQuietly(staging.fileSystem.root)
             throw .startFailed(url: first.url, kind: first.kind, cause: first.cause, error: first.error)
         }
+        let reserved = await state.reservePaths(mapper: mapper, taken: Set(paths.values))
+        paths.merge(reserved) { existing, _ in existing }
         progress?.phase("rewriting links")
         let rewritten = await rewriteDocuments(state: state, staging: staging, paths: paths)
         var warnings: [String] = []
