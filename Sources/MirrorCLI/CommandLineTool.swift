@@ -5,11 +5,12 @@ import MirrorHTTP
 
 /// The commands, in the order `--help` lists them.
 enum Command: String, CaseIterable {
-    case mirror, fetch, inspect
+    case mirror, serve, fetch, inspect
 
     var spec: CommandSpec {
         switch self {
         case .mirror: MirrorCommand.spec
+        case .serve: ServeCommand.spec
         case .fetch: FetchCommand.spec
         case .inspect: InspectCommand.spec
         }
@@ -105,6 +106,7 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
         let code: ExitCode
         switch command {
         case .mirror: code = try await Interruption.run { try await MirrorCommand(arguments: parsed, logger: logger).run() }
+        case .serve: code = try await ServeCommand(arguments: parsed, logger: logger).run()
         case .fetch: code = try await FetchCommand(arguments: parsed, logger: logger).run()
         case .inspect: code = try await InspectCommand(arguments: parsed, logger: logger).run()
         }

@@ -182,6 +182,11 @@ final class EventLoop: @unchecked Sendable {
                     response = responder.notFound(RequestPath(segments: prefix + segments, trailingSlash: false))
                 case .response(let status, let headers, let body):
                     response = Response(status: status, headers: headers, body: .bytes(body))
+                case .retry:
+                    switch responder.respond(to: request, allowMiss: false) {
+                    case .response(let served): response = served
+                    case .miss: response = responder.notFound(RequestPath(segments: path.split(separator: "/").map(String.init), trailingSlash: false))
+                    }
                 }
                 enqueue(response, on: connection, request: request)
                 service(connection)

@@ -9,6 +9,15 @@ public protocol MissHandler: Sendable {
     ///   - path: the decoded path below the site, starting with `/`.
     ///   - request: the request head.
     func handleMiss(site: String, path: String, request: HTTPRequestHead) async -> MissResult
+
+    /// Whether a file the snapshot has should be fetched again before it is served (live
+    /// mode's `--max-age`). Called on the event-loop thread for every file served: keep it a
+    /// cheap lookup. A `true` answer hands the request to ``handleMiss(site:path:request:)``.
+    func isStale(site: String, path: String) -> Bool
+}
+
+extension MissHandler {
+    public func isStale(site: String, path: String) -> Bool { false }
 }
 
 /// What a ``MissHandler`` decided.
@@ -17,4 +26,7 @@ public enum MissResult: Sendable, Equatable {
     case notFound
     /// Answer with this response (`Content-Length` is added; the security headers too).
     case response(status: Int, headers: HTTPHeaders, body: [UInt8])
+    /// The handler stored the file: answer the request again from the snapshot (with ranges,
+    /// validators and the usual headers). A second miss then answers "not found".
+    case retry
 }

@@ -17,11 +17,21 @@ final class Responder {
     let mounts: [SiteMount]
     let mimeTypes = MIMETypes.system
     let tokenGate: TokenGate?
+    /// Set while answering a request again after the miss handler stored its file: no second
+    /// miss, no staleness check.
+    private var missesSuppressed = false
 
     init(configuration: ServerConfiguration) {
         self.configuration = configuration
         mounts = configuration.sites.map(SiteMount.init)
         tokenGate = configuration.accessToken.map(TokenGate.init)
+    }
+
+    /// Answers a request again after a ``MissResult/retry``: from the snapshot only.
+    func respond(to head: HTTPRequestHead, allowMiss: Bool) -> ResponderOutcome {
+        missesSuppressed = !allowMiss
+        defer { missesSuppressed = false }
+        return respond(to: head)
     }
 
     func respond(to head: HTTPRequestHead) -> ResponderOutcome {
@@ -66,6 +76,8 @@ final class Responder {
         if path.segments.first == "_mirror" { return .response(notFound(full)) }
         guard let snapshot = mount.currentSnapshot() else { return miss(mount, path, full) }
         switch snapshot.directory.lookup(path) {
+        case .file where !missesSuppressed && configuration.missHandler?.isStale(site: mount.site.name, path: "/" + path.relativePath) == true:
+            return .miss(site: mount.site.name, path: path.encoded(trailingSlash: path.trailingSlash))
         case .file(let file):
             let type = snapshot.contentTypes[file.relativePath] ?? mimeTypes.type(forFileName: file.relativePath)
             let plan = FileResponsePlanner.plan(
@@ -80,7 +92,7 @@ final class Responder {
     }
 
     private func miss(_ mount: SiteMount, _ path: RequestPath, _ full: RequestPath) -> ResponderOutcome {
-        if configuration.missHandler != nil {
+        if configuration.missHandler != nil, !missesSuppressed {
             return .miss(site: mount.site.name, path: path.encoded(trailingSlash: path.trailingSlash))
         }
         return .response(notFound(full))

@@ -1,0 +1,293 @@
+import Foundation
+import MirrorCore
+import MirrorDocument
+import MirrorHTTP
+import MirrorStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Live mode: fetches what the mirror lacks (or holds too long) over mTLS when a browser asks
+/// the local server for it, rewrites it exactly as the crawler does, stores it in the current
+/// snapshot with a manifest update, and lets the server answer from disk.
+///
+/// The browser never sees the client certificate: only this process talks to the origin, with
+/// the site's own identity and trust table. Only in-scope URLs are fetched. Concurrent requests
+/// for one URL share one fetch. Files are added by atomic rename, so a snapshot never holds a
+/// half-written file, and files shared with older snapshots (hard links) are never modified.
+public actor LiveFetcher {
+    /// What happened to a request for a local path.
+    public enum Outcome: Sendable, Equatable {
+        /// The file is now at the requested path.
+        case stored
+        /// The request named an origin path; its file is stored at `localPath` (redirect there).
+        case moved(localPath: String)
+        /// The URL is outside the site's scope: never fetched.
+        case notInScope
+        /// The origin failed; `staleCopy` says whether an older copy is on disk.
+        case failed(reason: String, staleCopy: Bool)
+    }
+
+    public let job: SiteJob
+    private let security: SecurityPolicy
+    private let client: HTTPClient
+    private let logger: Logger
+    private let scope: CrawlScope
+    private let mapper: PathMapper
+    private let store: SnapshotStore
+    private let freshness: FreshnessIndex
+    private var loadedID: String?
+    private var fileSystem: SecureFileSystem?
+    private var manifest = Manifest()
+    private var urlByPath: [String: String] = [:]
+    private var inflight: [String: Task<Outcome, Never>] = [:]
+    private var counter = 0
+
+    /// - Parameters:
+    ///   - job: the site (start URLs, scope, limits, headers, cookies).
+    ///   - security: identity scope and trust table, as for a crawl.
+    ///   - client: the HTTP engine.
+    ///   - maxAge: files fetched longer ago than this are fetched again; nil: never.
+    ///   - logger: one line per live fetch.
+    /// - Throws: ``CrawlError`` for an unusable job or site folder.
+    public init(job: SiteJob, security: SecurityPolicy, client: HTTPClient, maxAge: TimeInterval?, logger: Logger) throws(CrawlError) {
+        guard let primary = job.startURLs.first else { throw .invalidJob("no start URL") }
+        self.job = job
+        self.security = security
+        self.client = client
+        self.logger = logger
+        do {
+            scope = try CrawlScope(startURLs: job.startURLs, configuration: job.scope)
+            store = try SnapshotStore(siteDirectory: job.siteDirectory)
+        } catch let error as ScopeError {
+            throw .invalidJob(error.summary)
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .invalidJob(String(describing: error))
+        }
+        mapper = PathMapper(primaryOrigin: primary)
+        freshness = FreshnessIndex(maxAge: maxAge)
+    }
+
+    /// Whether the file at `path` (below the site, starting with `/`) is older than the max age.
+    /// Cheap and synchronous: the server calls it for every file it serves.
+    public nonisolated func isStale(path: String) -> Bool {
+        freshness.isStale(Self.relative(path))
+    }
+
+    /// Makes the file for `path` available, fetching it live when it is in scope.
+    /// - Parameter path: the request path below the site, percent-encoded, starting with `/`.
+    public func resolve(path: String) async -> Outcome {
+        reloadIfNeeded()
+        guard let fileSystem else { return .failed(reason: "the site has no published snapshot yet", staleCopy: false) }
+        let relative = Self.relative(path)
+        let url: WebURL
+        var forcedPath: String?
+        if let key = urlByPath[relative], let known = WebURL(key) {
+            url = known
+            forcedPath = relative
+        } else if let primary = job.startURLs.first, let requested = primary.resolve(path) {
+            url = requested.withoutFragment
+            if let entry = manifest.entry(for: url), let local = entry.localPath, entry.status != nil,
+               (try? fileSystem.read(local)) != nil, !freshness.isStale(local) {
+                return .moved(localPath: local)
+            }
+            forcedPath = manifest.entry(for: url)?.localPath
+        } else {
+            return .notInScope
+        }
+        let key = url.string
+        if let running = inflight[key] { return await running.value }
+        let task = Task { await self.fetch(url, forcedPath: forcedPath, requestedPath: relative, fileSystem: fileSystem) }
+        inflight[key] = task
+        let outcome = await task.value
+        inflight[key] = nil
+        return outcome
+    }
+
+    /// The stored file and its media type, for serving a stale copy with a notice.
+    public func storedCopy(path: String) -> (bytes: [UInt8], contentType: String?)? {
+        let relative = Self.relative(path)
+        guard let fileSystem, let bytes = try? fileSystem.read(relative) else { return nil }
+        let type = urlByPath[relative].flatMap { manifest.entry(forKey: $0)?.contentType }
+        return (bytes, type)
+    }
+
+    // MARK: Fetching
+
+    private func fetch(_ url: WebURL, forcedPath: String?, requestedPath: String, fileSystem: SecureFileSystem) async -> Outcome {
+        let stale = (try? fileSystem.read(forcedPath ?? requestedPath)) != nil
+        let decision = scope.classify(url, isRequisite: false, depth: 0)
+        let requisite = scope.classify(url, isRequisite: true, depth: 0)
+        guard decision == .page || requisite == .requisite || requisite == .page else { return .notInScope }
+        counter += 1
+        let temporary = "_mirror/tmp/live-\(getpid())-\(counter)"
+        do {
+            try fileSystem.createDirectory("_mirror/tmp")
+        } catch {
+            return .failed(reason: error.summary, staleCopy: stale)
+        }
+        let temporaryPath = fileSystem.absolutePath(temporary)
+        defer { unlink(temporaryPath) }
+        var request = HTTPRequest(
+            url: url.string, headers: job.headers, destination: .file(temporaryPath),
+            maxBodyBytes: job.limits.maxFileSize, maxDecompressionRatio: job.limits.maxDecompressionRatio,
+            timeouts: job.limits.timeouts, userAgent: job.userAgent)
+        request.syncFile = false
+        let scope = self.scope
+        let result: FetchResult
+        do {
+            result = try await client.fetch(
+                request, security: security, redirects: job.redirects, retries: job.retries, cookies: job.cookies,
+                follow: { target in WebURL(target).map { scope.classify($0, isRequisite: true, depth: 0).isFetched } ?? false })
+        } catch {
+            logger.warning("live: \(url.string): \(error.summary)")
+            return .failed(reason: error.summary, staleCopy: stale)
+        }
+        let response = result.response
+        guard (200...299).contains(response.status) else {
+            logger.warning("live: \(url.string): HTTP \(response.status)")
+            return .failed(reason: "the origin answered HTTP \(response.status)", staleCopy: stale)
+        }
+        let finalURL = WebURL(result.finalURL)?.withoutFragment ?? url
+        let contentType = response.headers["Content-Type"]
+        let localPath = forcedPath ?? mapper.relativePath(for: finalURL, contentType: contentType)
+        do {
+            try save(response: response, url: url, finalURL: finalURL, localPath: localPath,
+                      temporaryPath: temporaryPath, fileSystem: fileSystem)
+        } catch {
+            return .failed(reason: "storing \(localPath) failed: \(error)", staleCopy: stale)
+        }
+        logger.info("live: fetched \(finalURL.string) -> \(localPath) (\(response.bodyBytes) bytes)")
+        return localPath == requestedPath ? .stored : .moved(localPath: localPath)
+    }
+
+    private func save(
+        response: HTTPResponse, url: WebURL, finalURL: WebURL, localPath: String, temporaryPath: String,
+        fileSystem: SecureFileSystem
+    ) throws {
+        let contentType = response.headers["Content-Type"]
+        let documentType = DocumentType(mediaType: response.mediaType, path: finalURL.path)
+        var references: [String] = []
+        var paths = currentPaths()
+        if documentType == .html || documentType == .css {
+            // Give every in-scope link of the new document a local path (reserved when not yet
+            // mirrored), exactly as a crawl would, so the browser comes back here for it.
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: temporaryPath)))
+            let links = try Self.links(of: bytes, type: documentType, contentType: contentType, url: finalURL)
+            for (link, isRequisite) in links {
+                references.append(link.string)
+                guard paths[link.string] == nil else { continue }
+                let decision = scope.classify(link, isRequisite: isRequisite, depth: 1)
+                guard decision.isFetched || decision == .tooDeep else { continue }
+                let reserved = mapper.relativePath(for: link, contentType: isRequisite ? nil : "text/html")
+                guard urlByPath[reserved] == nil else { continue }
+                manifest.upsert(ManifestEntry(url: link, localPath: reserved, status: nil, error: "not mirrored: found in live mode"))
+                urlByPath[reserved] = link.string
+                paths[link.string] = reserved
+            }
+        }
+        try fileSystem.adopt(temporaryPath: temporaryPath, as: localPath)
+        paths[finalURL.string] = localPath
+        paths[url.string] = localPath
+        if documentType == .html || documentType == .css {
+            let document = CrawlState.Document(
+                url: finalURL, localPath: localPath, kind: documentType == .html ? .html : .css,
+                contentType: contentType, sha256: response.sha256)
+            _ = try Crawler.rewrite(document, fileSystem: fileSystem, paths: paths)
+        }
+        let entry = ManifestEntry(
+            url: finalURL, localPath: localPath, status: response.status, contentType: contentType,
+            length: response.bodyBytes, sha256: response.sha256, etag: response.headers["ETag"],
+            lastModified: response.headers["Last-Modified"], fetchedAt: Date(), error: nil, references: references)
+        manifest.upsert(entry)
+        if finalURL != url {
+            manifest.upsert(ManifestEntry(url: url, localPath: localPath, status: 301, fetchedAt: Date(), references: [finalURL.string]))
+        }
+        urlByPath[localPath] = finalURL.string
+        try manifest.save(to: fileSystem, at: "_mirror/manifest.tsv")
+        freshness.record(localPath, fetchedAt: Date())
+    }
+
+    static func links(of bytes: [UInt8], type: DocumentType, contentType: String?, url: WebURL) throws -> [(WebURL, Bool)] {
+        var links: [(WebURL, Bool)] = []
+        switch type {
+        case .html:
+            let extraction = try HTMLExtractor.extract(bytes, contentType: contentType)
+            let base = Crawler.baseURL(of: extraction, documentURL: url)
+            for reference in extraction.references where reference.kind != .base {
+                if let link = base.resolve(reference.value)?.withoutFragment { links.append((link, reference.isRequisite)) }
+            }
+        case .css:
+            for reference in CSSExtractor.extract(bytes) {
+                if let link = url.resolve(reference.value)?.withoutFragment { links.append((link, true)) }
+            }
+        case .other:
+            break
+        }
+        return links
+    }
+
+    // MARK: Snapshot state
+
+    private func currentPaths() -> [String: String] {
+        var paths: [String: String] = [:]
+        for entry in manifest { if let path = entry.localPath { paths[entry.url] = path } }
+        return paths
+    }
+
+    /// Loads the current snapshot's manifest when `current` changed (a refresh published).
+    private func reloadIfNeeded() {
+        guard let id = store.currentID, id != loadedID, let path = store.currentPath else { return }
+        guard let fileSystem = try? SecureFileSystem(root: path, create: false, syncEachFile: true) else { return }
+        let loaded = (try? Manifest.loadIfPresent(from: fileSystem, at: "_mirror/manifest.tsv")) ?? nil
+        manifest = loaded ?? Manifest()
+        urlByPath = [:]
+        var times: [String: Date] = [:]
+        for entry in manifest {
+            guard let local = entry.localPath else { continue }
+            if urlByPath[local] == nil || entry.status != nil { urlByPath[local] = entry.url }
+            if let fetched = entry.fetchedAt, entry.status != nil { times[local] = fetched }
+        }
+        freshness.replace(times)
+        self.fileSystem = fileSystem
+        loadedID = id
+    }
+
+    static func relative(_ path: String) -> String {
+        var text = path.removingPercentEncoding ?? path
+        while text.hasPrefix("/") { text.removeFirst() }
+        if text.isEmpty || text.hasSuffix("/") { text += "index.html" }
+        return text
+    }
+}
+
+/// Fetch times by local path, readable from any thread (the server's event loop asks).
+final class FreshnessIndex: @unchecked Sendable {
+    private let lock = NSLock()
+    private var times: [String: Date] = [:]
+    let maxAge: TimeInterval?
+
+    init(maxAge: TimeInterval?) { self.maxAge = maxAge }
+
+    func isStale(_ path: String) -> Bool {
+        guard let maxAge else { return false }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let fetched = times[path] else { return false }
+        return Date().timeIntervalSince(fetched) > maxAge
+    }
+
+    func record(_ path: String, fetchedAt: Date) {
+        lock.lock()
+        times[path] = fetchedAt
+        lock.unlock()
+    }
+
+    func replace(_ all: [String: Date]) {
+        lock.lock()
+        times = all
+        lock.unlock()
+    }
+}
