@@ -1,0 +1,55 @@
+import Foundation
+
+/// A real browser for tests: Debian's Chromium in headless mode, with a fresh profile and a
+/// NetLog that records every URL the page asked for.
+///
+/// It holds no client certificate; it is the user the local server serves.
+public struct HeadlessBrowser: Sendable {
+    public struct Visit: Sendable {
+        /// The DOM after load (`--dump-dom`).
+        public var dom: String
+        /// Every URL the browser requested, deduplicated, in first-seen order.
+        public var requestedURLs: [String]
+        public var exitCode: Int32
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case notInstalled
+        public var description: String { "chromium is not installed (scripts/install-deps.sh installs it)" }
+    }
+
+    public let executable: URL
+
+    public init() throws {
+        guard let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw Failure.notInstalled
+        }
+        executable = URL(fileURLWithPath: path)
+    }
+
+    /// Loads `url`, waits for the page and its subresources (virtual time), and reports.
+    public func visit(_ url: String, budgetMilliseconds: Int = 5000) throws -> Visit {
+        let scratch = try TemporaryDirectory()
+        let netLog = scratch.url.appendingPathComponent("net.json")
+        let runner = CommandRunner(executable: executable)
+        let result = runner.run([
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--disable-default-apps", "--disable-extensions", "--no-first-run", "--no-default-browser-check",
+            "--metrics-recording-only", "--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider",
+            "--user-data-dir=" + scratch.url.appendingPathComponent("profile").path,
+            "--log-net-log=" + netLog.path, "--net-log-capture-mode=Default",
+            "--virtual-time-budget=\(budgetMilliseconds)", "--dump-dom", url,
+        ], environment: ["HOME": scratch.path], timeout: 90)
+        let log = (try? String(contentsOf: netLog, encoding: .utf8)) ?? ""
+        var seen = Set<String>()
+        var urls: [String] = []
+        let pattern = try NSRegularExpression(pattern: #""url":"([^"]+)""#)
+        for match in pattern.matches(in: log, range: NSRange(log.startIndex..., in: log)) {
+            guard let range = Range(match.range(at: 1), in: log) else { continue }
+            let found = String(log[range])
+            if seen.insert(found).inserted { urls.append(found) }
+        }
+        return Visit(dom: result.stdout, requestedURLs: urls, exitCode: result.exitCode)
+    }
+}
