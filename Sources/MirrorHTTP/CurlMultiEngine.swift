@@ -141,6 +141,7 @@ final class CurlMultiEngine: @unchecked Sendable {
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             var left: Int32 = 0
+            var completed = 0
             while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
                 let code = CMirrorShims_curl_msg_result(message)
@@ -151,9 +152,12 @@ final class CurlMultiEngine: @unchecked Sendable {
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(raw).takeUnretainedValue()
                 active.removeValue(forKey: transfer.id)
                 transfer.continuation.resume(returning: transfer.finish(code: code))
+                completed += 1
             }
+            // After completions, go round again at once: with HTTP/2, other streams' frames may
+            // already sit in libcurl's buffers, where polling the socket would not see them.
             var ready: Int32 = 0
-            _ = curl_multi_poll(multi, nil, 0, 1000, &ready)
+            _ = curl_multi_poll(multi, nil, 0, completed > 0 || !incoming.isEmpty ? 0 : 1000, &ready)
         }
     }
 }

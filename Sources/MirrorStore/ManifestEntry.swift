@@ -24,6 +24,10 @@ public struct ManifestEntry: Sendable, Hashable {
     /// Why the last fetch failed, as one line; `nil` when it succeeded.
     public var error: String?
     /// Normalised URLs referenced by the document, reused when a refresh gets `304`.
+    ///
+    /// A reference that is a page requisite (image, stylesheet, script, font…) is written with
+    /// a leading `+` (`+https://site/img/a.png`), so that a refresh that gets `304 Not Modified`
+    /// can keep crawling from the stored list with the right kind of link.
     public var references: [String]
 
     /// Creates an entry for `url` (its fragment is dropped).

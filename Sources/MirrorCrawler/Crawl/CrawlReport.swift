@@ -22,7 +22,16 @@ public struct CrawlReport: Codable, Sendable {
     public var pages: Int
     public var requisites: Int
     public var failed: Int
+    /// Body bytes downloaded (a `304` costs none).
     public var bytes: Int64
+    /// Compared with the previous snapshot: new URLs, changed bodies, unchanged (304 or the
+    /// same bytes), and URLs that are gone (404/410, or no longer linked).
+    public var added: Int
+    public var changed: Int
+    public var unchanged: Int
+    public var removed: Int
+    /// The snapshot this run compared against, if any.
+    public var previousSnapshot: String?
     public var rewrittenDocuments: Int
     public var errorsByKind: [String: Int]
     public var errors: [Failure]
@@ -34,7 +43,7 @@ public struct CrawlReport: Codable, Sendable {
     /// One line for the end of a run.
     public var summaryLine: String {
         let rate = durationSeconds > 0 ? Double(bytes) / durationSeconds : 0
-        return "\(site): \(fetched) fetched (\(pages) pages, \(requisites) requisites), \(failed) failed, "
+        return "\(site): \(fetched) URLs (\(pages) pages, \(requisites) requisites): \(added) added, \(changed) changed, \(unchanged) unchanged, \(removed) removed, \(failed) failed, "
             + "\(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .binary)) in "
             + String(format: "%.1f s (%@/s)", durationSeconds, ByteCountFormatter.string(fromByteCount: Int64(rate), countStyle: .binary))
             + ", \(outOfScopeCount) out-of-scope links, snapshot \(snapshot)"

@@ -28,6 +28,9 @@ actor CrawlState {
     private var aliases: [String: String] = [:]
     private var outOfScope: Set<String> = []
     private(set) var outOfScopeCount = 0
+    /// How each stored URL compares with the previous snapshot.
+    enum Change: String, Sendable { case added, changed, unchanged }
+    private(set) var changes: [Change: Int] = [:]
     private var temporaryCounter = 0
     private var robots: [String: RobotsTxt] = [:]
     /// In-scope URLs that were queued, or refused only for depth: if they end up unfetched,
@@ -62,23 +65,18 @@ actor CrawlState {
     /// to the frontier.
     func stored(
         _ item: FrontierItem, finalURL: WebURL, localPath: String, response: HTTPResponse,
-        links: [DiscoveredLink], documentKind: DocumentKind?
+        links: [DiscoveredLink], documentKind: DocumentKind?, change: Change
     ) {
-        let results = frontier.discover(links, from: item)
-        for (link, result) in zip(links, results) {
-            switch result {
-            case .refused(.outOfScope): noteOutOfScope(link.url)
-            case .queued(let queued): candidates[queued.url.string] = queued.isRequisite
-            case .refused(.tooDeep): if candidates[link.url.string] == nil { candidates[link.url.string] = link.isRequisite }
-            default: break
-            }
-        }
+        changes[change, default: 0] += 1
+        offer(links, from: item)
         frontier.complete(item, bytes: response.bodyBytes)
         bytes += response.bodyBytes
         if item.isRequisite { requisites += 1 } else { pages += 1 }
         var references: [String] = []
         var seen = Set<String>()
-        for link in links where seen.insert(link.url.string).inserted { references.append(link.url.string) }
+        for link in links where seen.insert(link.url.string).inserted {
+            references.append((link.isRequisite ? "+" : "") + link.url.string)
+        }
         let entry = ManifestEntry(
             url: finalURL, localPath: localPath, status: response.status,
             contentType: response.headers["Content-Type"], length: response.bodyBytes, sha256: response.sha256,
@@ -88,6 +86,28 @@ actor CrawlState {
         if let documentKind {
             documents.append(Document(url: finalURL, localPath: localPath, kind: documentKind,
                                       contentType: response.headers["Content-Type"], sha256: response.sha256))
+        }
+    }
+
+    /// A `304 Not Modified`: the previous snapshot's file was linked into this one. Its stored
+    /// references keep the crawl going, so every URL is still revalidated.
+    func revalidated(_ item: FrontierItem, previous: ManifestEntry, documentKind: DocumentKind?) {
+        var links: [DiscoveredLink] = []
+        for reference in previous.references {
+            let isRequisite = reference.hasPrefix("+")
+            if let url = WebURL(isRequisite ? String(reference.dropFirst()) : reference) {
+                links.append(DiscoveredLink(url: url, isRequisite: isRequisite))
+            }
+        }
+        offer(links, from: item)
+        frontier.complete(item, bytes: 0)
+        if item.isRequisite { requisites += 1 } else { pages += 1 }
+        changes[.unchanged, default: 0] += 1
+        var entry = previous
+        entry.fetchedAt = Date()
+        manifest.upsert(entry)
+        if let documentKind, let localPath = previous.localPath, let url = WebURL(previous.url), let sha = previous.sha256 {
+            documents.append(Document(url: url, localPath: localPath, kind: documentKind, contentType: previous.contentType, sha256: sha))
         }
     }
 
@@ -112,6 +132,19 @@ actor CrawlState {
         manifest.upsert(ManifestEntry(
             url: item.url, localPath: nil, status: nil, contentType: nil, length: nil, sha256: nil,
             etag: nil, lastModified: nil, fetchedAt: Date(), error: "\(kind): \(cause)", references: []))
+    }
+
+    /// Offers a document's links to the frontier and remembers what it refused or queued.
+    private func offer(_ links: [DiscoveredLink], from item: FrontierItem) {
+        let results = frontier.discover(links, from: item)
+        for (link, result) in zip(links, results) {
+            switch result {
+            case .refused(.outOfScope): noteOutOfScope(link.url)
+            case .queued(let queued): candidates[queued.url.string] = queued.isRequisite
+            case .refused(.tooDeep): if candidates[link.url.string] == nil { candidates[link.url.string] = link.isRequisite }
+            default: break
+            }
+        }
     }
 
     func noteOutOfScope(_ url: WebURL) {

@@ -44,9 +44,11 @@ extension Crawler {
     /// file then replaces the document atomically, leaving the original's inode to the link.
     static func rewrite(_ document: CrawlState.Document, fileSystem: SecureFileSystem, paths: [String: String]) throws -> Bool {
         let raw = rawPath(sha256: document.sha256)
-        try fileSystem.createDirectory("_mirror/raw")
-        if link(fileSystem.absolutePath(document.localPath), fileSystem.absolutePath(raw)) != 0, errno != EEXIST {
-            throw StoreError.from(errno: errno, operation: "link", path: raw)
+        // A document revalidated with 304 arrives as its original bytes only (linked from the
+        // previous snapshot); a fetched one is linked to its raw name here.
+        if access(fileSystem.absolutePath(raw), F_OK) != 0 {
+            try fileSystem.createDirectory("_mirror/raw")
+            try hardLink(fileSystem.absolutePath(document.localPath), fileSystem.absolutePath(raw), path: raw)
         }
         let bytes = try fileSystem.read(raw)
         let lookup: (WebURL) -> String? = { paths[$0.withoutFragment.string] }
@@ -68,9 +70,9 @@ extension Crawler {
             let replacements = replacementTable(references, plan)
             output = try ReferenceRewriter.rewriteCSS(bytes) { replacements[$0] }
         }
-        guard output != bytes else { return false }
+        if output == bytes, access(fileSystem.absolutePath(document.localPath), F_OK) == 0 { return false }
         try fileSystem.write(output, to: document.localPath)
-        return true
+        return output != bytes
     }
 
     private static func replacementTable(_ references: [Reference], _ plan: LinkPlan) -> [Reference: String] {

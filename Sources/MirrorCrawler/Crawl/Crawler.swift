@@ -61,12 +61,13 @@ public final class Crawler: Sendable {
         } catch {
             throw .store(error)
         }
+        let previous = job.incremental ? PreviousSnapshot.load(from: store) : nil
         var frontier = Frontier(scope: scope, limits: FrontierLimits(maxPages: job.limits.maxPages, maxBytes: job.limits.maxBytes))
         frontier.seed(job.startURLs)
         let state = CrawlState(frontier: frontier)
         if job.respectRobots { await loadRobots(into: state) }
 
-        await crawl(state: state, staging: staging)
+        await crawl(state: state, staging: staging, previous: previous)
         if Task.isCancelled {
             removeQuietly(staging.fileSystem.root)
             throw .cancelled
@@ -93,6 +94,7 @@ public final class Crawler: Sendable {
         }
         let finished = Date()
         let failures = await state.failures
+        let manifestForCount = await state.manifest
         var byKind: [String: Int] = [:]
         for failure in failures { byKind[failure.kind, default: 0] += 1 }
         if let reason = await state.finishReason, reason != .exhausted {
@@ -103,7 +105,11 @@ public final class Crawler: Sendable {
             startedAt: started, finishedAt: finished, durationSeconds: finished.timeIntervalSince(started),
             finishReason: String(describing: await state.finishReason ?? .exhausted),
             fetched: await state.pages + state.requisites, pages: await state.pages, requisites: await state.requisites,
-            failed: failures.count, bytes: await state.bytes, rewrittenDocuments: rewritten,
+            failed: failures.count, bytes: await state.bytes,
+            added: await state.changes[.added] ?? 0, changed: await state.changes[.changed] ?? 0,
+            unchanged: await state.changes[.unchanged] ?? 0,
+            removed: previous.map { $0.removedCount(comparedWith: manifestForCount) } ?? 0,
+            previousSnapshot: previous?.id, rewrittenDocuments: rewritten,
             errorsByKind: byKind, errors: failures, outOfScope: await state.outOfScopeList,
             outOfScopeCount: await state.outOfScopeCount, warnings: warnings)
         do {
@@ -125,7 +131,7 @@ public final class Crawler: Sendable {
 
     // MARK: Crawl phase
 
-    private func crawl(state: CrawlState, staging: StagingSnapshot) async {
+    private func crawl(state: CrawlState, staging: StagingSnapshot, previous: PreviousSnapshot?) async {
         await withTaskGroup(of: Void.self) { group in
             var running = 0
             var lastProgress = Date.distantPast
@@ -136,7 +142,7 @@ public final class Crawler: Sendable {
                     let action = await state.next()
                     if case .fetch(let item) = action {
                         running += 1
-                        group.addTask { await self.process(item, state: state, staging: staging) }
+                        group.addTask { await self.process(item, state: state, staging: staging, previous: previous) }
                     } else {
                         if case .finished = action { finished = true }
                         break
@@ -177,7 +183,7 @@ public final class Crawler: Sendable {
         }
     }
 
-    private func process(_ item: FrontierItem, state: CrawlState, staging: StagingSnapshot) async {
+    private func process(_ item: FrontierItem, state: CrawlState, staging: StagingSnapshot, previous: PreviousSnapshot?) async {
         if job.respectRobots, !(await state.robotsAllow(item.url, userAgent: job.userAgent)) {
             await state.failed(item, kind: "robots", cause: "disallowed by robots.txt")
             return
@@ -189,6 +195,11 @@ public final class Crawler: Sendable {
             maxBodyBytes: job.limits.maxFileSize, maxDecompressionRatio: job.limits.maxDecompressionRatio,
             timeouts: job.limits.timeouts, userAgent: job.userAgent)
         request.syncFile = false  // the snapshot is synced once before it is published
+        let known = previous?.revalidatable(item.url)
+        if let known {
+            request.ifNoneMatch = known.etag
+            request.ifModifiedSince = known.lastModified
+        }
         if let referrer = item.referrer { request.headers.append(("Referer", referrer.string)) }
         let scope = self.scope
         let isRequisite = item.isRequisite
@@ -214,8 +225,15 @@ public final class Crawler: Sendable {
                 }
             }
             switch response.status {
+            case 304 where known != nil && result.chain.count == 1:
+                unlink(temporaryPath)
+                try await reuse(item, entry: known!, previous: previous!, state: state, staging: staging)
             case 200...299:
-                try await store(item, finalURL: finalURL, response: response, temporaryPath: temporaryPath, state: state, staging: staging)
+                let change: CrawlState.Change = previous?.manifest.entry(forKey: finalURL.string).map {
+                    $0.sha256 == response.sha256 ? .unchanged : .changed
+                } ?? .added
+                try await store(item, finalURL: finalURL, response: response, temporaryPath: temporaryPath,
+                                state: state, staging: staging, change: change)
             case 300...399:
                 unlink(temporaryPath)
                 let target = response.redirectLocation ?? "(no Location header)"
@@ -236,9 +254,44 @@ public final class Crawler: Sendable {
         }
     }
 
+    /// Links the previous snapshot's copy of a `304` URL into the new snapshot: the rewritten
+    /// file for plain files, the original bytes for documents (they are rewritten again, since
+    /// the files they link to may have changed).
+    private func reuse(
+        _ item: FrontierItem, entry: ManifestEntry, previous: PreviousSnapshot, state: CrawlState, staging: StagingSnapshot
+    ) async throws {
+        guard let localPath = entry.localPath else { return }
+        let type = DocumentType(mediaType: entry.contentType.map(Self.mediaType), path: item.url.path)
+        var kind: CrawlState.DocumentKind?
+        switch type {
+        case .html: kind = .html
+        case .css: kind = .css
+        case .other: kind = nil
+        }
+        if kind != nil, let sha = entry.sha256 {
+            let raw = Self.rawPath(sha256: sha)
+            try staging.fileSystem.createDirectory("_mirror/raw")
+            try Self.hardLink(previous.fileSystem.absolutePath(raw), staging.fileSystem.absolutePath(raw), path: raw)
+        } else {
+            try staging.fileSystem.createDirectory((localPath as NSString).deletingLastPathComponent)
+            try Self.hardLink(previous.fileSystem.absolutePath(localPath), staging.fileSystem.absolutePath(localPath), path: localPath)
+        }
+        await state.revalidated(item, previous: entry, documentKind: kind)
+    }
+
+    static func hardLink(_ source: String, _ destination: String, path: String) throws(StoreError) {
+        if link(source, destination) != 0, errno != EEXIST {
+            throw StoreError.from(errno: errno, operation: "link", path: path)
+        }
+    }
+
+    static func mediaType(_ contentType: String) -> String {
+        contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+    }
+
     private func store(
         _ item: FrontierItem, finalURL: WebURL, response: HTTPResponse, temporaryPath: String,
-        state: CrawlState, staging: StagingSnapshot
+        state: CrawlState, staging: StagingSnapshot, change: CrawlState.Change
     ) async throws {
         let contentType = response.headers["Content-Type"]
         let localPath = mapper.relativePath(for: finalURL, contentType: contentType)
@@ -267,7 +320,8 @@ public final class Crawler: Sendable {
         default:
             break
         }
-        await state.stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links, documentKind: kind)
+        await state.stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links,
+                           documentKind: kind, change: change)
     }
 
     private func resolve(_ value: String, against base: WebURL) -> WebURL? {

@@ -24,6 +24,9 @@ public struct SiteJob: Sendable {
     /// Cookies sent with every request and updated from responses (seed it from a Netscape
     /// cookie file with ``CookieJar/load(netscapeFile:)``).
     public var cookies: CookieJar
+    /// Revalidate against the current snapshot (If-None-Match / If-Modified-Since from its
+    /// manifest, never file times) and link unchanged files instead of downloading them.
+    public var incremental: Bool
 
     public init(name: String, startURLs: [WebURL], outputRoot: String) {
         self.name = name
@@ -38,6 +41,7 @@ public struct SiteJob: Sendable {
         redirects = RedirectPolicy()
         retries = RetryPolicy()
         cookies = CookieJar()
+        incremental = true
     }
 
     /// The default site name for a URL: its host, plus `_PORT` for a non-default port.

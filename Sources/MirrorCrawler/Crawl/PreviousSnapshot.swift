@@ -1,0 +1,47 @@
+import Foundation
+import MirrorCore
+import MirrorStore
+
+/// The snapshot a run compares against: its manifest (validators, references) and its files
+/// (hard-linked into the new snapshot when unchanged).
+struct PreviousSnapshot: Sendable {
+    let id: String
+    let fileSystem: SecureFileSystem
+    let manifest: Manifest
+
+    /// The current snapshot of a site, or nil when there is none (or it cannot be read:
+    /// the run is then a full one).
+    static func load(from store: SnapshotStore) -> PreviousSnapshot? {
+        guard let id = store.currentID, let path = store.currentPath,
+              let fileSystem = try? SecureFileSystem(root: path, create: false),
+              let manifest = (try? Manifest.loadIfPresent(from: fileSystem, at: "_mirror/manifest.tsv")) ?? nil
+        else { return nil }
+        return PreviousSnapshot(id: id, fileSystem: fileSystem, manifest: manifest)
+    }
+
+    /// The previous entry for `url` when it can be revalidated: it was stored with a 2xx, has a
+    /// validator, and its file (or, for documents, its original bytes) is still on disk.
+    func revalidatable(_ url: WebURL) -> ManifestEntry? {
+        guard let entry = manifest.entry(forKey: url.string), let status = entry.status, (200...299).contains(status),
+              let localPath = entry.localPath, entry.etag != nil || entry.lastModified != nil
+        else { return nil }
+        let isDocument = DocumentType(mediaType: entry.contentType.map(Crawler.mediaType), path: url.path) != .other
+        let needed: String?
+        if isDocument {
+            needed = entry.sha256.map { Crawler.rawPath(sha256: $0) }
+        } else {
+            needed = localPath
+        }
+        guard let needed, access(fileSystem.absolutePath(needed), F_OK) == 0 else { return nil }
+        return entry
+    }
+
+    /// URLs stored in the previous snapshot that the new one no longer holds.
+    func removedCount(comparedWith current: Manifest) -> Int {
+        manifest.filter { entry in
+            guard let status = entry.status, (200...299).contains(status), entry.localPath != nil else { return false }
+            guard let now = current.entry(forKey: entry.url) else { return true }
+            return now.status == nil
+        }.count
+    }
+}
