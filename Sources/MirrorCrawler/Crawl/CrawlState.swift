@@ -49,6 +49,15 @@ actor CrawlState {
 
     func cancel() { frontier.cancel() }
 
+    /// A failure that makes the whole run pointless (the disk is full): the crawl stops, and
+    /// the run publishes nothing.
+    private(set) var fatal: StoreError?
+
+    func abort(_ error: StoreError) {
+        if fatal == nil { fatal = error }
+        frontier.cancel()
+    }
+
     func temporaryName() -> String {
         temporaryCounter += 1
         return "_mirror/tmp/\(temporaryCounter)"
@@ -124,6 +133,12 @@ actor CrawlState {
     /// A redirect target that was fetched elsewhere: nothing more to do for `item`.
     func completeAlias(_ item: FrontierItem) {
         frontier.complete(item, bytes: 0)
+    }
+
+    /// A URL of the previous snapshot answered 404/410: it is left out of the new snapshot
+    /// (counted as removed), and links to it keep a reserved local path.
+    func gone(_ item: FrontierItem) {
+        frontier.fail(item)
     }
 
     func failed(_ item: FrontierItem, kind: String, cause: String) {

@@ -68,6 +68,10 @@ public final class Crawler: Sendable {
         if job.respectRobots { await loadRobots(into: state) }
 
         await crawl(state: state, staging: staging, previous: previous)
+        if let fatal = await state.fatal {
+            removeQuietly(staging.fileSystem.root)
+            throw .store(fatal)
+        }
         if Task.isCancelled {
             removeQuietly(staging.fileSystem.root)
             throw .cancelled
@@ -238,6 +242,10 @@ public final class Crawler: Sendable {
                 unlink(temporaryPath)
                 let target = response.redirectLocation ?? "(no Location header)"
                 await state.failed(item, kind: "redirect-out-of-scope", cause: "redirects to \(target), outside the scope")
+            case 404, 410 where previous?.manifest.entry(forKey: item.url.string)?.localPath != nil:
+                // Gone since the last snapshot: dropped from the new one, not a failure.
+                unlink(temporaryPath)
+                await state.gone(item)
             default:
                 unlink(temporaryPath)
                 await state.failed(item, kind: "http-\(response.status)", cause: "HTTP \(response.status)")
@@ -245,9 +253,14 @@ public final class Crawler: Sendable {
         } catch let error as HTTPError {
             unlink(temporaryPath)
             await state.failed(item, kind: Self.kind(of: error), cause: error.summary)
+            // A body that could not be written because the disk is full ends the run.
+            if case .io(let path, let message) = error, message.contains("No space") || message.contains("quota") {
+                await state.abort(.diskFull(path: path))
+            }
         } catch let error as StoreError {
             unlink(temporaryPath)
             await state.failed(item, kind: "io", cause: error.summary)
+            if case .diskFull = error { await state.abort(error) }
         } catch {
             unlink(temporaryPath)
             await state.failed(item, kind: "internal", cause: String(describing: error))

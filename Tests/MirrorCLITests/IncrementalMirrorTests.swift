@@ -1,0 +1,177 @@
+import Foundation
+import MirrorCore
+import MirrorTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs after the first: conditional requests from the manifest, hard-linked unchanged files,
+/// changed/added/removed pages, kills at random points, and a full disk.
+@Suite(.serialized) struct IncrementalMirrorTests {
+    let runner = CommandRunner(executable: CommandRunner.builtBinary(named: "mtls-mirror"))
+
+    /// A small hand-written site: an index linking ten pages, each with a shared image and CSS.
+    static func writeSite(_ nginx: NginxFixture, pages: Int = 10) throws {
+        var links = ""
+        for i in 1...pages {
+            links += "<li><a href=\"p\(i).html\">page \(i)</a></li>\n"
+            try nginx.site.write("p\(i).html", "<!doctype html><link rel=stylesheet href=site.css><img src=img/logo.png><p>page \(i) version 1</p>")
+        }
+        try nginx.site.write("index.html", "<!doctype html><title>home</title><ul>\(links)</ul>")
+        try nginx.site.write("site.css", "body { background: url(img/bg.png) }")
+        try nginx.site.write("img/logo.png", Data(repeating: 0x89, count: 2048))
+        try nginx.site.write("img/bg.png", Data(repeating: 0x42, count: 1024))
+    }
+
+    func mirror(_ nginx: NginxFixture, _ output: String, _ extra: [String] = []) -> CommandRunner.Result {
+        runner.run(["mirror", nginx.url(.mtls), "-o", output, "--name", "site", "--cacert", nginx.pki.path("server-root.pem"),
+                    "--cert", nginx.pki.path("client.p12"), "--pass-env", "INC_PASS", "-j", "8"] + extra,
+                   environment: ["INC_PASS": nginx.pki.password, "NO_COLOR": "1"], timeout: 300)
+    }
+
+    func report(_ output: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: output + "/site/current/_mirror/report.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func secondRunDownloadsOnlyWhatChanged() throws {
+        let nginx = try NginxFixture(.mtls)
+        try Self.writeSite(nginx)
+        let output = try TemporaryDirectory()
+        #expect(mirror(nginx, output.path).exitCode == 0)
+        let first = try FileManager.default.destinationOfSymbolicLink(atPath: output.path + "/site/current")
+
+        // Unchanged: zero body bytes, every URL revalidated.
+        let before = nginx.accessLogEntries(for: .mtls).count
+        let unchanged = mirror(nginx, output.path)
+        #expect(unchanged.exitCode == 0, "\(unchanged)")
+        var json = try report(output.path)
+        #expect(json["bytes"] as? Int == 0)
+        #expect(json["unchanged"] as? Int == 14)
+        #expect(json["added"] as? Int == 0 && json["changed"] as? Int == 0 && json["removed"] as? Int == 0)
+        let revalidations = nginx.accessLogEntries(for: .mtls, atLeast: before + 14).dropFirst(before).filter { !$0.target.hasPrefix("/robots.txt") }
+        #expect(revalidations.count == 14)
+        #expect(revalidations.allSatisfy { $0.status == 304 }, "\(revalidations.map(\.status))")
+
+        // Change two pages (one gains a link to a new page), remove one.
+        Thread.sleep(forTimeInterval: 1.1)  // nginx ETags use whole-second mtimes
+        try nginx.site.write("p1.html", "<!doctype html><link rel=stylesheet href=site.css><img src=img/logo.png><p>page 1 version 2</p><a href=p11.html>new</a>")
+        try nginx.site.write("p2.html", "<!doctype html><link rel=stylesheet href=site.css><p>page 2 version 2, longer</p>")
+        try nginx.site.write("p11.html", "<!doctype html><img src=img/logo.png><p>page 11</p>")
+        try nginx.site.remove("p3.html")
+        let changed = mirror(nginx, output.path)
+        #expect(changed.exitCode == 0, "\(changed)")
+        json = try report(output.path)
+        #expect(json["added"] as? Int == 1)
+        #expect(json["changed"] as? Int == 2)
+        #expect(json["removed"] as? Int == 1)
+        #expect(json["unchanged"] as? Int == 11)  // index, p4-p10, site.css, logo.png, bg.png
+        let sizes = try ["p1.html", "p2.html", "p11.html"].map { try Data(contentsOf: nginx.site.root.appendingPathComponent($0)).count }
+        #expect(json["bytes"] as? Int == sizes.reduce(0, +))
+
+        // The new snapshot has the new page and not the removed one; the old one is intact.
+        let current = output.path + "/site/current"
+        #expect(FileManager.default.fileExists(atPath: current + "/p11.html"))
+        #expect(!FileManager.default.fileExists(atPath: current + "/p3.html"))
+        #expect(try String(contentsOfFile: current + "/p1.html", encoding: .utf8).contains("version 2"))
+        let old = output.path + "/site/" + first
+        #expect(FileManager.default.fileExists(atPath: old + "/p3.html"))
+        #expect(try String(contentsOfFile: old + "/p1.html", encoding: .utf8).contains("version 1"))
+        // Unchanged files are hard links, not copies.
+        var a = stat(), b = stat()
+        #expect(stat(old + "/img/logo.png", &a) == 0 && stat(current + "/img/logo.png", &b) == 0)
+        #expect(a.st_ino == b.st_ino)
+        #expect(Self.problems(inSnapshot: current).isEmpty, "\(Self.problems(inSnapshot: current))")
+    }
+
+    @Test func twentyKillsNeverDamageTheServedSnapshot() throws {
+        let nginx = try NginxFixture(.mtls)
+        _ = try SiteGenerator.generate(into: nginx.site.root, pages: 120, seed: 11)
+        let output = try TemporaryDirectory()
+        #expect([0, 10].contains(mirror(nginx, output.path).exitCode))
+        var generator = SystemRandomNumberGenerator()
+        let binary = CommandRunner.builtBinary(named: "mtls-mirror").path
+        for round in 0..<20 {
+            if round % 5 == 4 { Thread.sleep(forTimeInterval: 1.1); try nginx.site.write("index.html", "<!doctype html><a href=about>round \(round)</a>") }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["mirror", nginx.url(.mtls), "-o", output.path, "--name", "site", "--cacert", nginx.pki.path("server-root.pem"),
+                                 "--cert", nginx.pki.path("client.p12"), "--pass-env", "INC_PASS", "-q", round % 2 == 0 ? "--ignore-robots" : "-j8"]
+            process.environment = ["INC_PASS": nginx.pki.password]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: Double.random(in: 0.0...0.6, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let problems = Self.problems(inSnapshot: output.path + "/site/current")
+            #expect(problems.isEmpty, "after kill \(round): \(problems.prefix(5))")
+        }
+        // A normal run afterwards publishes a complete snapshot.
+        #expect([0, 10].contains(mirror(nginx, output.path).exitCode))
+        #expect(Self.problems(inSnapshot: output.path + "/site/current").isEmpty)
+    }
+
+    @Test func aFullDiskLeavesThePreviousSnapshotServed() throws {
+        guard getuid() == 0 else {
+            Issue.record("this test mounts a small tmpfs and must run as root (CI does)")
+            return
+        }
+        let nginx = try NginxFixture(.mtls)
+        try Self.writeSite(nginx, pages: 3)
+        let mountPoint = try TemporaryDirectory()
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=400k", "tmpfs", mountPoint.path]
+        try mount.run()
+        mount.waitUntilExit()
+        #expect(mount.terminationStatus == 0)
+        defer {
+            let umount = Process()
+            umount.executableURL = URL(fileURLWithPath: "/bin/umount")
+            umount.arguments = ["-l", mountPoint.path]
+            try? umount.run()
+            umount.waitUntilExit()
+        }
+        #expect(mirror(nginx, mountPoint.path).exitCode == 0)
+        let before = try FileManager.default.destinationOfSymbolicLink(atPath: mountPoint.path + "/site/current")
+        Thread.sleep(forTimeInterval: 1.1)
+        try nginx.site.write("big.bin", Data(repeating: 0x55, count: 1_000_000))
+        try nginx.site.write("index.html", "<!doctype html><a href=p1.html>1</a><img src=big.bin>")
+        let full = mirror(nginx, mountPoint.path)
+        #expect(full.exitCode == 8, "\(full)")
+        #expect(full.stderr.contains("disk") || full.stderr.contains("space"), "\(full.stderr)")
+        let after = try FileManager.default.destinationOfSymbolicLink(atPath: mountPoint.path + "/site/current")
+        #expect(before == after)
+        #expect(Self.problems(inSnapshot: mountPoint.path + "/site/current").isEmpty)
+        let partials = try FileManager.default.contentsOfDirectory(atPath: mountPoint.path + "/site/snapshots").filter { $0.hasPrefix(".") }
+        #expect(partials.isEmpty, "\(partials)")
+    }
+
+    /// Checks that a snapshot is complete and consistent with its manifest: every stored URL
+    /// has its file, plain files match their SHA-256, documents' originals match theirs.
+    static func problems(inSnapshot path: String) -> [String] {
+        guard let text = try? String(contentsOfFile: path + "/_mirror/manifest.tsv", encoding: .utf8) else {
+            return FileManager.default.fileExists(atPath: path) ? ["no manifest in \(path)"] : []
+        }
+        guard FileManager.default.fileExists(atPath: path + "/_mirror/report.json") else { return ["no report"] }
+        var problems: [String] = []
+        for line in text.split(separator: "\n") where line.hasPrefix("http") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count > 5, fields[1].hasPrefix("="), let status = Int(fields[2]), (200...299).contains(status) else { continue }
+            let local = String(fields[1].dropFirst())
+            let type = fields[3]
+            let sha = String(fields[5].dropFirst())
+            let isDocument = type.contains("text/html") || type.contains("text/css")
+            let file = isDocument ? path + "/_mirror/raw/" + sha : path + "/" + local
+            guard let data = FileManager.default.contents(atPath: file) else {
+                problems.append("missing \(file) for \(fields[0])")
+                continue
+            }
+            if !FileManager.default.fileExists(atPath: path + "/" + local) { problems.append("missing \(local)") }
+            if SHA256Digest.hex(data) != sha { problems.append("sha mismatch \(file)") }
+        }
+        return problems
+    }
+}
