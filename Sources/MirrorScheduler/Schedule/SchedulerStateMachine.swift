@@ -50,6 +50,7 @@ public struct SchedulerStateMachine: Sendable {
     private let order: [String]
     private var stopping = false
     private let once: Bool
+    private let maximumConcurrentRuns: Int
     private let randomUnit: @Sendable () -> Double
 
     /// Creates the machine.
@@ -61,11 +62,14 @@ public struct SchedulerStateMachine: Sendable {
     ///     a site without one is due at `now`.
     ///   - now: the current time.
     ///   - once: run every site once, then exit (`schedule --once`).
+    ///   - maximumConcurrentRuns: runs of different sites at the same time (default 1: a due
+    ///     site waits for the running one, in site order).
     ///   - randomUnit: the random source for jitter, returning values in 0…1.
     public init(sites: [(name: String, schedule: RefreshSchedule)], lastStarts: [String: Date] = [:], now: Date,
-                once: Bool = false, randomUnit: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }) {
+                once: Bool = false, maximumConcurrentRuns: Int = 1, randomUnit: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }) {
         self.randomUnit = randomUnit
         self.once = once
+        self.maximumConcurrentRuns = max(1, maximumConcurrentRuns)
         var order: [String] = []
         for (name, schedule) in sites where self.sites[name] == nil {
             order.append(name)
@@ -91,11 +95,13 @@ public struct SchedulerStateMachine: Sendable {
     public mutating func tick(now: Date) -> [Action] {
         var actions: [Action] = []
         if !stopping {
-            for name in order {
+            var running = sites.values.filter { if case .running = $0.state { true } else { false } }.count
+            for name in order where running < maximumConcurrentRuns {
                 guard var site = sites[name], case .idle(let due) = site.state, due <= now else { continue }
                 site.state = .running(since: now)
                 sites[name] = site
                 actions.append(.startRun(site: name))
+                running += 1
             }
         }
         actions.append(waitOrExit())
@@ -142,19 +148,20 @@ public struct SchedulerStateMachine: Sendable {
     }
 
     private func waitOrExit() -> Action {
-        var running = false
+        var running = 0
         var earliest: Date?
         for site in sites.values {
             switch site.state {
-            case .running: running = true
+            case .running: running += 1
             case .idle(let due): earliest = min(earliest ?? due, due)
             case .finished: break
             }
         }
         guard !stopping, let earliest else {
-            return running ? .sleep(until: .distantFuture) : .exit
+            return running > 0 ? .sleep(until: .distantFuture) : .exit
         }
-        return .sleep(until: earliest)
+        // At the limit only a finishing run can change anything; a due site waits for it.
+        return running >= maximumConcurrentRuns ? .sleep(until: .distantFuture) : .sleep(until: earliest)
     }
 
     private static func clamp(_ value: Double) -> Double { value.isFinite ? min(1, max(0, value)) : 0 }
