@@ -37,10 +37,13 @@ public struct RunHistory: Sendable {
     public func append(_ record: RunRecord) throws(RunHistoryError) {
         var line = try encode(record)
         line.append(0x0A)
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .io(operation: "open", path: path, errno: errno) }
         defer { close(descriptor) }
         guard fchmod(descriptor, 0o600) == 0 else { throw .io(operation: "fchmod", path: path, errno: errno) }
+        // A run killed mid-write can leave a last line without its newline; end it first so the
+        // new record stays a line of its own.
+        if endsInTornLine(descriptor) { line.insert(0x0A, at: 0) }
         try writeAll(descriptor, line)
         let lines = readLines()
         if lines.count > maximumRecords {
@@ -52,7 +55,13 @@ public struct RunHistory: Sendable {
     /// - Parameter last: how many (at most).
     public func load(last: Int = .max) -> [RunRecord] {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = Self.parseDate(text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 time: \(text)"))
+            }
+            return date
+        }
         var records: [RunRecord] = []
         for line in readLines().reversed() {
             guard records.count < last else { break }
@@ -63,7 +72,10 @@ public struct RunHistory: Sendable {
 
     private func encode(_ record: RunRecord) throws(RunHistoryError) -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Self.formatDate(date))
+        }
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(record) else { throw .encoding(path: path) }
         return Array(data)
@@ -98,6 +110,30 @@ public struct RunHistory: Sendable {
             unlink(temporary)
             throw .io(operation: "rename", path: path, errno: code)
         }
+    }
+
+    private func endsInTornLine(_ descriptor: Int32) -> Bool {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size > 0 else { return false }
+        var last: UInt8 = 0
+        let count = pread(descriptor, &last, 1, off_t(info.st_size - 1))
+        return count == 1 && last != 0x0A
+    }
+
+    /// ISO 8601 UTC with milliseconds: `2027-01-15T08:00:42.500Z`.
+    static func formatDate(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    /// Parses ISO 8601 with or without fractional seconds.
+    static func parseDate(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
     }
 
     private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(RunHistoryError) {
