@@ -84,11 +84,13 @@ public final class SiteLock: @unchecked Sendable {
 
     /// Releases the lock (closing the descriptor). Calling it again does nothing.
     ///
-    /// The note is left in the file: it is only read while the lock is held by someone.
+    /// The note is emptied first, so that it never names a process that let go. (A holder
+    /// killed by SIGKILL leaves its note; the next holder overwrites it.)
     public func release() {
         guardLock.lock()
         defer { guardLock.unlock() }
         guard descriptor >= 0 else { return }
+        _ = ftruncate(descriptor, 0)
         close(descriptor)
         descriptor = -1
     }
