@@ -36,6 +36,7 @@ public struct SnapshotInfo: Sendable, Equatable, Codable {
     /// - Parameter id: a snapshot id.
     public static func date(fromID id: String) -> Date? {
         let stamp = id.split(separator: "-", maxSplits: 1).first.map(String.init) ?? id
+        guard stamp.utf8.count == 16 else { return nil }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
