@@ -26,10 +26,13 @@ struct RollbackCommand {
 
     let arguments: ParsedArguments
     let logger: Logger
+    /// Where results go (standard output; tests pass a file).
+    let output: Int32
 
-    init(arguments: ParsedArguments, logger: Logger) {
+    init(arguments: ParsedArguments, logger: Logger, output: Int32 = 1) {
         self.arguments = arguments
         self.logger = logger
+        self.output = output
     }
 
     func run() async throws -> ExitCode {
@@ -53,7 +56,7 @@ struct RollbackCommand {
         } else {
             logger.info("\(site): current is now \(now) (was \(previous ?? "none"))")
         }
-        Terminal.write(now + "\n", to: 1)
+        Terminal.write(now + "\n", to: output)
         return .success
     }
 }

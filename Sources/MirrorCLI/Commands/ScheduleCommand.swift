@@ -48,6 +48,8 @@ struct ScheduleCommand {
     let runner: RefreshRunner?
     let clock: any SchedulerClock
     let randomUnit: @Sendable () -> Double
+    /// Where printed units go (standard output; tests pass a file).
+    let output: Int32
 
     init(arguments: ParsedArguments, logger: Logger) {
         self.init(arguments: arguments, logger: logger, runner: nil)
@@ -55,7 +57,8 @@ struct ScheduleCommand {
 
     /// For tests and for the lead's own runner: inject the refresh, the clock and the jitter.
     init(arguments: ParsedArguments, logger: Logger, runner: RefreshRunner?, clock: any SchedulerClock = SystemSchedulerClock(),
-         randomUnit: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }) {
+         randomUnit: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }, output: Int32 = 1) {
+        self.output = output
         self.arguments = arguments
         self.logger = logger
         self.runner = runner
@@ -79,11 +82,11 @@ struct ScheduleCommand {
             throw UsageError("--output cannot be combined with --print-systemd or --print-cron", hint: "set \"output\" in the config; the units run `refresh --config FILE`")
         }
         if arguments.flag("print-systemd") {
-            Terminal.write(try systemdText(sites: sites, configPath: configPath, outputRoot: outputRoot), to: 1)
+            Terminal.write(try systemdText(sites: sites, configPath: configPath, outputRoot: outputRoot), to: output)
             return .success
         }
         if arguments.flag("print-cron") {
-            Terminal.write(try cronText(sites: sites, configPath: configPath), to: 1)
+            Terminal.write(try cronText(sites: sites, configPath: configPath), to: output)
             return .success
         }
         return try await foreground(sites: sites, configPath: configPath, outputRoot: outputRoot)

@@ -36,10 +36,13 @@ struct SnapshotsCommand {
 
     let arguments: ParsedArguments
     let logger: Logger
+    /// Where results go (standard output; tests pass a file).
+    let output: Int32
 
-    init(arguments: ParsedArguments, logger: Logger) {
+    init(arguments: ParsedArguments, logger: Logger, output: Int32 = 1) {
         self.arguments = arguments
         self.logger = logger
+        self.output = output
     }
 
     func run() async throws -> ExitCode {
@@ -64,11 +67,11 @@ struct SnapshotsCommand {
             return SiteListing(name: name, directory: directory, snapshots: snapshots, runs: runs)
         }
         if arguments.flag("json") {
-            Terminal.write(try Self.json(listings), to: 1)
+            Terminal.write(try Self.json(listings), to: output)
         } else if listings.isEmpty {
             logger.info("no mirrored sites in \(folders.outputRoot)")
         } else {
-            Terminal.write(Self.text(listings), to: 1)
+            Terminal.write(Self.text(listings), to: output)
         }
         return .success
     }
