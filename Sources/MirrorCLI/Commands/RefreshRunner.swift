@@ -32,8 +32,8 @@ public struct RefreshRunner: Sendable {
     /// A runner that starts `EXECUTABLE [global flags] refresh --config CONFIG [-o OUTPUT] SITE`
     /// per run and waits for it.
     ///
-    /// The child inherits standard output and error (its log lines go where ours go) and gets
-    /// `/dev/null` as input, so a config that asks for a password on the terminal fails at once
+    /// The child (spawned by ``ChildProcess``, with default signal dispositions) inherits standard
+    /// output and error (its log lines go where ours go) and gets `/dev/null` as input, so a config that asks for a password on the terminal fails at once
     /// instead of hanging. A child killed by a signal counts as interrupted (SIGINT/SIGTERM) or an
     /// internal error (anything else, e.g. a crash); an unknown exit code as an internal error.
     /// - Parameters:
@@ -52,31 +52,21 @@ public struct RefreshRunner: Sendable {
             var arguments = prefix + ["refresh", "--config", configPath]
             if let outputRoot { arguments += ["-o", outputRoot] }
             arguments.append(site)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            process.standardInput = FileHandle.nullDevice
-            return await withCheckedContinuation { (continuation: CheckedContinuation<ExitCode, Never>) in
-                process.terminationHandler = { finished in
-                    continuation.resume(returning: exitCode(of: finished))
-                }
-                do {
-                    try process.run()
-                } catch {
-                    process.terminationHandler = nil
-                    logger.error("\(site): cannot start \(executable): \(error.localizedDescription)")
-                    continuation.resume(returning: .internalError)
-                }
+            let termination = await ChildProcess.run(executable: executable, arguments: arguments)
+            if case .couldNotStart(let code) = termination {
+                logger.error("\(site): cannot start \(executable): \(String(cString: strerror(code)))")
             }
+            return exitCode(of: termination)
         }
     }
 
-    /// Maps a finished child to an exit code.
-    static func exitCode(of process: Process) -> ExitCode {
-        let status = process.terminationStatus
-        if process.terminationReason == .uncaughtSignal {
-            return status == SIGINT || status == SIGTERM ? .interrupted : .internalError
+    /// Maps a finished child to an exit code: its own code when it is one of ours, interrupted for
+    /// SIGINT/SIGTERM, an internal error for anything else (a crash, an unknown code, no start).
+    static func exitCode(of termination: ChildProcess.Termination) -> ExitCode {
+        switch termination {
+        case .exited(let status): return ExitCode(rawValue: status) ?? .internalError
+        case .signalled(let signal): return signal == SIGINT || signal == SIGTERM ? .interrupted : .internalError
+        case .couldNotStart: return .internalError
         }
-        return ExitCode(rawValue: status) ?? .internalError
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import MirrorCore
 import MirrorScheduler
@@ -139,29 +138,4 @@ private final class CodeRecorder: @unchecked Sendable {
     private var codes: [ExitCode] = []
     func append(_ code: ExitCode) { lock.withLock { codes.append(code) } }
     var all: [ExitCode] { lock.withLock { codes } }
-}
-
-/// Delivers SIGINT and SIGTERM to a handler (instead of ending the process) until cancelled.
-final class SignalForwarder {
-    private let sources: [any DispatchSourceSignal]
-
-    init(_ handler: @escaping @Sendable (Int32) -> Void) {
-        let queue = DispatchQueue(label: "mtls-mirror.schedule.signals")
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { handler(number) }
-            source.resume()
-            sources.append(source)
-        }
-        self.sources = sources
-    }
-
-    /// Stops forwarding and restores the default actions.
-    func cancel() {
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-    }
 }
