@@ -150,7 +150,12 @@ final class RunLog: @unchecked Sendable {
         let runner = RefreshRunner { site in
             let count = log.add(site, clock.now())
             clock.advance(60)
-            if count == 4 { kill(getpid(), SIGTERM) }  // a real signal, handled by the command
+            if count == 4 {
+                // A real signal during a run, handled by the command; the run goes on a moment
+                // (signal delivery is asynchronous), and no later run may start.
+                kill(getpid(), SIGTERM)
+                try? await Task.sleep(nanoseconds: 300_000_000)
+            }
             return count == 2 ? .network : .success
         }
         let code = try await fixture.command(["--site", "intranet", "--site", "odd"], runner: runner, clock: clock).run()
