@@ -4,10 +4,15 @@ import Foundation
 public struct RunRecord: Sendable, Codable, Equatable {
     /// What changed between the previous snapshot and this run's.
     public struct Counts: Sendable, Codable, Equatable {
+        /// URLs new in this snapshot.
         public var added: Int
+        /// URLs whose content changed.
         public var changed: Int
+        /// URLs gone since the previous snapshot.
         public var removed: Int
+        /// URLs carried over unchanged (304 or same digest).
         public var unchanged: Int
+        /// URLs that failed in this run.
         public var failed: Int
 
         /// Creates counts (all zero by default).
@@ -22,10 +27,13 @@ public struct RunRecord: Sendable, Codable, Equatable {
 
     /// The site's name.
     public var site: String
+    /// When the run started.
     public var startedAt: Date
+    /// When it ended.
     public var finishedAt: Date
     /// `finishedAt − startedAt`, in seconds.
     public var durationSeconds: Double
+    /// Success, partial (published with failures) or failed (nothing published).
     public var outcome: RunOutcome
     /// The process exit code of the run (0, 10, or a failure's code).
     public var exitCode: Int32

@@ -14,8 +14,11 @@ public struct SystemSchedulerClock: SchedulerClock {
     /// Creates the wall clock.
     public init() {}
 
+    /// `Date()`.
     public func now() -> Date { Date() }
 
+    /// Sleeps until `deadline`, at most an hour at a time (the loop then looks again).
+    /// - Throws: `CancellationError` when cancelled.
     public func sleep(until deadline: Date) async throws {
         let seconds = deadline.timeIntervalSinceNow
         guard seconds > 0 else { return }
