@@ -1,1 +1,0 @@
-// MirrorScheduler: schedules, site locks, run history, unit files.
