@@ -5,12 +5,16 @@ import MirrorHTTP
 
 /// The commands, in the order `--help` lists them.
 enum Command: String, CaseIterable {
-    case mirror, serve, fetch, inspect
+    case mirror, refresh, serve, snapshots, rollback, schedule, fetch, inspect
 
     var spec: CommandSpec {
         switch self {
         case .mirror: MirrorCommand.spec
+        case .refresh: RefreshCommand.spec
         case .serve: ServeCommand.spec
+        case .snapshots: SnapshotsCommand.spec
+        case .rollback: RollbackCommand.spec
+        case .schedule: ScheduleCommand.spec
         case .fetch: FetchCommand.spec
         case .inspect: InspectCommand.spec
         }
@@ -106,7 +110,11 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
         let code: ExitCode
         switch command {
         case .mirror: code = try await Interruption.run { try await MirrorCommand(arguments: parsed, logger: logger).run() }
+        case .refresh: code = try await Interruption.run { try await RefreshCommand(arguments: parsed, logger: logger).run() }
         case .serve: code = try await ServeCommand(arguments: parsed, logger: logger).run()
+        case .snapshots: code = try await SnapshotsCommand(arguments: parsed, logger: logger).run()
+        case .rollback: code = try await RollbackCommand(arguments: parsed, logger: logger).run()
+        case .schedule: code = try await ScheduleCommand(arguments: parsed, logger: logger).run()
         case .fetch: code = try await FetchCommand(arguments: parsed, logger: logger).run()
         case .inspect: code = try await InspectCommand(arguments: parsed, logger: logger).run()
         }

@@ -23,6 +23,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case limit = 9
     /// A mirror or refresh finished and was published, but some URLs failed (see the report).
     case partial = 10
+    /// Another run of the same site holds its lock; nothing was done.
+    case busy = 11
     /// The job was interrupted (SIGINT/SIGTERM); the previous snapshot is untouched.
     case interrupted = 130
 
@@ -55,6 +57,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .io: "local file error"
         case .limit: "a limit was exceeded (size, redirects, decompression)"
         case .partial: "partial: published, but some URLs failed (listed in the report)"
+        case .busy: "another run of the same site is in progress (site lock held)"
         case .interrupted: "interrupted; the previous snapshot is untouched"
         }
     }

@@ -149,6 +149,59 @@ import Glibc
         #expect(partials.isEmpty, "\(partials)")
     }
 
+    @Test func refreshRunsConfigSitesWithLockHistoryRetentionAndRollback() throws {
+        let nginx = try NginxFixture(.mtls)
+        try Self.writeSite(nginx, pages: 3)
+        let output = try TemporaryDirectory()
+        let config = output.url.appendingPathComponent("config.json").path
+        try Data("""
+            {
+              "output": "\(output.path)/mirrors",
+              "sites": [{
+                "name": "inc",
+                "start": ["\(nginx.url(.mtls))"],
+                "identity": {"cert": "\(nginx.pki.path("client.p12"))", "password": {"env": "INC_PASS"}},
+                "trust": {"default": {"type": "default", "cacert": ["\(nginx.pki.path("server-root.pem"))"]}},
+                "refresh": {"every": "6h", "keep": 2}
+              }]
+            }
+            """.utf8).write(to: URL(fileURLWithPath: config))
+        let environment = ["INC_PASS": nginx.pki.password, "NO_COLOR": "1"]
+        for _ in 0..<3 {
+            let result = runner.run(["refresh", "--config", config], environment: environment, timeout: 120)
+            #expect(result.exitCode == 0, "\(result)")
+        }
+        let site = output.path + "/mirrors/inc"
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: site + "/snapshots").filter { !$0.hasPrefix(".") }
+        #expect(snapshots.count == 2, "keep 2: \(snapshots)")
+        let history = try String(contentsOfFile: site + "/history.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(history.count == 3)
+        #expect(history.allSatisfy { $0.contains("\"outcome\":\"success\"") })
+        let mode = try FileManager.default.attributesOfItem(atPath: site + "/history.jsonl")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        // A second refresh of the same site is refused while one holds the lock.
+        let flock = try #require(CommandRunner.forTool(named: "flock"))
+        let holder = Task.detached { flock.run(["-x", site + "/.lock", "sleep", "3"], timeout: 20) }
+        Thread.sleep(forTimeInterval: 0.5)
+        let busy = runner.run(["refresh", "--config", config], environment: environment, timeout: 60)
+        #expect(busy.exitCode == 11, "\(busy)")
+        #expect(busy.stderr.contains("another refresh of inc is running"), "\(busy.stderr)")
+        _ = Task { await holder.value }
+
+        // snapshots lists both; rollback switches back to the older one.
+        let listed = runner.run(["snapshots", "inc", "--config", config], environment: environment, timeout: 30)
+        #expect(listed.exitCode == 0, "\(listed)")
+        let current = try FileManager.default.destinationOfSymbolicLink(atPath: site + "/current")
+        let older = snapshots.sorted().first { !current.hasSuffix($0) }
+        #expect(older != nil)
+        Thread.sleep(forTimeInterval: 3)
+        let rolled = runner.run(["rollback", "inc", "--config", config], environment: environment, timeout: 30)
+        #expect(rolled.exitCode == 0, "\(rolled)")
+        let after = try FileManager.default.destinationOfSymbolicLink(atPath: site + "/current")
+        #expect(older.map { after.hasSuffix($0) } == true, "\(after)")
+    }
+
     /// Checks that a snapshot is complete and consistent with its manifest: every stored URL
     /// has its file, plain files match their SHA-256, documents' originals match theirs.
     static func problems(inSnapshot path: String) -> [String] {

@@ -19,9 +19,9 @@ struct ConfigRunner {
         return config
     }
 
-    /// The config's sites, filtered by `--site`.
-    func selectedSites(_ config: MirrorConfig) throws -> [SiteConfig] {
-        let wanted = arguments.all("site")
+    /// The config's sites, filtered by `--site` (or by `names` when given).
+    func selectedSites(_ config: MirrorConfig, names: [String]? = nil) throws -> [SiteConfig] {
+        let wanted = names ?? arguments.all("site")
         guard !wanted.isEmpty else { return config.sites }
         let known = Set(config.sites.map(\.name))
         for name in wanted where !known.contains(name) {
@@ -33,19 +33,21 @@ struct ConfigRunner {
     /// Mirrors every selected site; a failing site does not stop the others.
     /// - Returns: success when all succeeded, `.partial` when some URLs or sites failed, and
     ///   the failure's own code when every site failed the same way.
-    func mirrorAll() async throws -> ExitCode {
+    func mirrorAll(command: String = "mirror", names: [String]? = nil) async throws -> ExitCode {
         let config = try loadConfig()
-        let sites = try selectedSites(config)
+        let sites = try selectedSites(config, names: names)
         let outputRoot = arguments.value("output") ?? config.output
         var codes: [ExitCode] = []
         for site in sites {
             do {
-                let job = try site.makeJob(outputRoot: outputRoot, jobs: config.jobs)
-                let security = try site.makeSecurity(logger: logger)
+                var job = try site.makeJob(outputRoot: outputRoot, jobs: config.jobs)
+                if arguments.flag("full") { job.incremental = false }
+                let (security, warnings) = try site.makeSecurity(logger: logger)
                 let client = HTTPClient(configuration: .init(maxConnectionsPerHost: job.limits.perHostConnections,
                                                               maxTotalConnections: max(job.jobs, job.limits.perHostConnections)))
                 defer { client.shutdown() }
-                codes.append(try await MirrorCommand.runSite(job, security: security, client: client, logger: logger))
+                codes.append(try await SiteRun(job: job, security: security, client: client, logger: logger,
+                                               keep: site.refresh.keep, warnings: warnings).execute(command: command))
             } catch CrawlError.cancelled {
                 throw CrawlError.cancelled
             } catch let error as any DiagnosableError {

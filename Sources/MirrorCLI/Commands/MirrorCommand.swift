@@ -23,6 +23,7 @@ struct MirrorCommand {
         OptionSpec("max-html-size", value: "SIZE", help: "Do not parse HTML larger than SIZE (default 32MiB); it is kept unrewritten."),
         OptionSpec("max-url-length", value: "N", help: "Ignore links longer than N bytes (default 8192)."),
         OptionSpec("ignore-robots", help: "Do not honour robots.txt."),
+        OptionSpec("full", help: "Download everything again instead of revalidating against the current snapshot."),
         OptionSpec("cookies", short: "b", value: "FILE", help: "Seed cookies from a Netscape cookie file (as curl -c writes); cookies set during the run are kept and sent back."),
         OptionSpec("header", short: "H", value: "'NAME: VALUE'", repeatable: true, help: "Add a request header to every request."),
         OptionSpec("user-agent", short: "A", value: "TEXT", help: "User-Agent (default mtls-mirror/VERSION)."),
@@ -79,7 +80,8 @@ struct MirrorCommand {
         try applyCrawlOptions(to: &job)
 
         let identity = try tls.loadIdentity(logger: logger)
-        if let identity, let warning = identity.expiryWarning() { logger.warning(warning) }
+        let expiry = identity?.expiryWarning()
+        if let expiry { logger.warning(expiry) }
         if tls.insecure {
             logger.warning("SERVER VERIFICATION IS DISABLED (--insecure): any server can impersonate the site and receive your client certificate")
         }
@@ -90,21 +92,12 @@ struct MirrorCommand {
         let client = HTTPClient(configuration: .init(maxConnectionsPerHost: job.limits.perHostConnections,
                                                       maxTotalConnections: max(job.jobs, job.limits.perHostConnections)))
         defer { client.shutdown() }
-        return try await Self.runSite(job, security: security, client: client, logger: logger)
-    }
-
-    /// Runs one site and logs its summary. Shared with config-driven runs.
-    static func runSite(_ job: SiteJob, security: SecurityPolicy, client: HTTPClient, logger: Logger) async throws -> ExitCode {
-        let progress = logger.minimumLevel <= .info ? CrawlProgress(site: job.name, logger: logger) : nil
-        let crawler = try Crawler(job: job, security: security, client: client, logger: logger, progress: progress)
-        let report = try await crawler.run()
-        logger.info(report.summaryLine)
-        for failure in report.errors.prefix(20) {
-            logger.warning("\(failure.url): \(failure.cause)")
+        let code = try await SiteRun(job: job, security: security, client: client, logger: logger, keep: nil,
+                                     warnings: expiry.map { [$0] } ?? []).execute(command: "mirror")
+        if code == .success || code == .partial {
+            logger.info("open \(job.siteDirectory)/current/index.html, or run `mtls-mirror serve -o \(job.outputRoot)`")
         }
-        if report.errors.count > 20 { logger.warning("… and \(report.errors.count - 20) more failures in the report") }
-        logger.info("open \(job.siteDirectory)/current/index.html, or run `mtls-mirror serve -o \(job.outputRoot)`")
-        return report.failed > 0 ? .partial : .success
+        return code
     }
 
     static func validateSiteName(_ name: String) throws(UsageError) {
@@ -136,6 +129,7 @@ struct MirrorCommand {
         if let seconds = try arguments.double("max-time") { job.limits.timeouts.total = seconds }
         if let ratio = try arguments.double("compressed-ratio") { job.limits.maxDecompressionRatio = ratio }
         job.respectRobots = !arguments.flag("ignore-robots")
+        job.incremental = !arguments.flag("full")
         if let file = arguments.value("cookies") {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw UsageError("cannot read the cookie file \(file)", hint: "check the path; it must be a Netscape cookie file (curl -c)")

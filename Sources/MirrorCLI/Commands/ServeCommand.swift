@@ -143,7 +143,7 @@ struct ServeCommand {
                 var served = Site(name: site.name, directory: directory)
                 if arguments.flag("live") || site.serve.live {
                     served.job = try site.makeJob(outputRoot: root, jobs: config.jobs)
-                    served.security = try site.makeSecurity(logger: logger)
+                    served.security = try site.makeSecurity(logger: logger).0
                 }
                 sites.append(served)
             }
@@ -209,42 +209,47 @@ struct ServeCommand {
 
     /// Waits for SIGINT/SIGTERM (or the timeout), without blocking the cooperative pool.
     static func waitForSignal(timeout: Double?) async {
-        let queue = DispatchQueue(label: "mtls-mirror.serve.signals")
-        let waiter = SignalWaiter()
+        let gate = ContinuationGate()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            waiter.arm(continuation: continuation, queue: queue, timeout: timeout)
+            gate.set(continuation)
+            let forwarder = SignalForwarder { _ in gate.open() }
+            gate.onOpen { forwarder.cancel() }
+            if let timeout {
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { gate.open() }
+            }
         }
     }
 }
 
-/// Resumes one continuation on the first SIGINT/SIGTERM or timeout.
-final class SignalWaiter: @unchecked Sendable {
+/// Resumes one continuation once, from whichever event comes first.
+final class ContinuationGate: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Void, Never>?
-    private var sources: [DispatchSourceSignal] = []
+    private var cleanup: [() -> Void] = []
+    private var opened = false
 
-    func arm(continuation: CheckedContinuation<Void, Never>, queue: DispatchQueue, timeout: Double?) {
+    func set(_ continuation: CheckedContinuation<Void, Never>) {
         lock.lock()
         self.continuation = continuation
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [self] in fire() }
-            source.resume()
-            sources.append(source)
-        }
         lock.unlock()
-        if let timeout { queue.asyncAfter(deadline: .now() + timeout) { [self] in fire() } }
     }
 
-    private func fire() {
+    func onOpen(_ action: @escaping () -> Void) {
         lock.lock()
+        cleanup.append(action)
+        lock.unlock()
+    }
+
+    func open() {
+        lock.lock()
+        guard !opened else { lock.unlock(); return }
+        opened = true
         let pending = continuation
         continuation = nil
-        let active = sources
-        sources = []
+        let actions = cleanup
+        cleanup = []
         lock.unlock()
-        for source in active { source.cancel() }
+        for action in actions { action() }
         pending?.resume()
     }
 }

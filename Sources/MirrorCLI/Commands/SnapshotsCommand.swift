@@ -92,7 +92,7 @@ struct SnapshotsCommand {
             lines.append("\(site.name)  (\(site.directory))")
             if site.snapshots.isEmpty { lines.append("  no snapshots") }
             for snapshot in site.snapshots.reversed() {
-                var line = (snapshot.isCurrent ? "  * " : "    ") + snapshot.id.padding(toLength: 26, withPad: " ", startingAt: 0)
+                var line = (snapshot.isCurrent ? "  * " : "    ") + snapshot.id.padding(toLength: max(30, snapshot.id.count + 2), withPad: " ", startingAt: 0)
                 line += (snapshot.date.map(format) ?? "-").padding(toLength: 22, withPad: " ", startingAt: 0)
                 line += (snapshot.pages.map { "\($0) pages" } ?? "").padding(toLength: 13, withPad: " ", startingAt: 0)
                 line += snapshot.bytes.map { ByteCountFormatter.string(fromByteCount: $0, countStyle: .binary) } ?? ""

@@ -48,16 +48,21 @@ extension SiteConfig {
         return job
     }
 
-    /// The identity (loaded once) and the host→trust table of this site.
-    func makeSecurity(logger: Logger) throws -> SecurityPolicy {
+    /// The identity (loaded once) and the host→trust table of this site, plus the warnings to
+    /// repeat in the run's report (the certificate expires within `refresh.expiryWarningDays`).
+    func makeSecurity(logger: Logger) throws -> (SecurityPolicy, warnings: [String]) {
         var identity: ClientIdentity?
+        var warnings: [String] = []
         if let config = self.identity {
             let secret = try config.password?.source.resolve(forFile: config.certificate)
             let loaded = try ClientIdentity.load(certificate: config.certificate, key: config.key, type: config.type, password: secret)
-            if let warning = loaded.expiryWarning() { logger.warning("\(name): \(warning)") }
+            if let warning = loaded.expiryWarning(withinDays: refresh.expiryWarningDays) {
+                logger.warning("\(name): \(warning)")
+                warnings.append(warning)
+            }
             identity = loaded
         }
-        return SecurityPolicy(identity: identity, identityScope: HostScope(identityHosts), trust: try trust.makeManager())
+        return (SecurityPolicy(identity: identity, identityScope: HostScope(identityHosts), trust: try trust.makeManager()), warnings)
     }
 
     private static func rule(_ pattern: ScopeConfig.Pattern) -> PathRule {

@@ -86,7 +86,7 @@ public final class Crawler: Sendable {
         paths.merge(reserved) { existing, _ in existing }
         progress?.phase("rewriting links")
         let rewritten = await rewriteDocuments(state: state, staging: staging, paths: paths)
-        var warnings: [String] = []
+        var warnings: [String] = job.warnings
         do {
             try writeRootIndex(staging: staging, paths: paths)
             let manifest = await state.manifest

@@ -27,6 +27,8 @@ public struct SiteJob: Sendable {
     /// Revalidate against the current snapshot (If-None-Match / If-Modified-Since from its
     /// manifest, never file times) and link unchanged files instead of downloading them.
     public var incremental: Bool
+    /// Warnings to repeat in the run's report (e.g. the client certificate expires soon).
+    public var warnings: [String] = []
 
     public init(name: String, startURLs: [WebURL], outputRoot: String) {
         self.name = name

@@ -33,13 +33,18 @@ public struct SnapshotStore: Sendable {
 
     var snapshotsPath: String { siteDirectory + "/" + Self.snapshotsFolder }
 
-    /// A new snapshot id: UTC time, sortable, plus a random suffix.
+    /// A new snapshot id: UTC time to the second, then microseconds and a random suffix, so
+    /// that ids sort in creation order even for runs within one second
+    /// (`20261129T193202Z-123456-5ae0`).
     public static func newID(now: Date = Date()) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter.string(from: now) + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let seconds = now.timeIntervalSince1970
+        let micros = Int((seconds - seconds.rounded(.down)) * 1_000_000)
+        let suffix = String(UInt16.random(in: 0...UInt16.max), radix: 16)
+        return formatter.string(from: now) + "-" + String(format: "%06d", micros) + "-" + String(repeating: "0", count: 4 - suffix.count) + suffix
     }
 
     /// Starts a snapshot: an empty private folder under `snapshots/.partial-<id>`.
