@@ -242,7 +242,8 @@ public final class Crawler: Sendable {
                 unlink(temporaryPath)
                 let target = response.redirectLocation ?? "(no Location header)"
                 await state.failed(item, kind: "redirect-out-of-scope", cause: "redirects to \(target), outside the scope")
-            case 404, 410 where previous?.manifest.entry(forKey: item.url.string)?.localPath != nil:
+            case 404, 410:
+                guard let status = previous?.manifest.entry(forKey: item.url.string)?.status, (200...299).contains(status) else { fallthrough }
                 // Gone since the last snapshot: dropped from the new one, not a failure.
                 unlink(temporaryPath)
                 await state.gone(item)
