@@ -118,6 +118,14 @@ import Testing
         #expect(errors.contains { ($0["url"] as? String)?.hasSuffix("/private/secret.html") == true && $0["kind"] as? String == "robots" })
         #expect((json["outOfScope"] as? [String])?.contains("https://example.invalid/pixel.png") == true)
 
+        // The password is in no file of the output (pages, manifest, report, history, lock).
+        let everything = FileManager.default.enumerator(atPath: output.path)?.compactMap { $0 as? String } ?? []
+        for relative in everything {
+            guard let data = FileManager.default.contents(atPath: output.path + "/" + relative) else { continue }
+            #expect(data.range(of: Data(f.pki.password.utf8)) == nil, "password found in \(relative)")
+        }
+        #expect(everything.contains { $0.hasSuffix("history.jsonl") })
+
         // Private: folders 0700, files 0600.
         let attributes = try FileManager.default.attributesOfItem(atPath: snapshot.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
