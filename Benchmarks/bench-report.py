@@ -124,7 +124,7 @@ def refresh_table(args, runs):
             last["not_modified"], last["ok"], last["other"], s["body"], s["rss"] / 1024,
             "%.2f" % initial["wall"] if initial else "–"))
     print()
-    spread = "; ".join("%s %.2f–%.2f s" % (name.split(" ")[0], s["lo"], s["hi"]) for name, s, _ in rows)
+    spread = "; ".join("%s %.2f–%.2f s" % (s["last"]["label"], s["lo"], s["hi"]) for _, s, _ in rows)
     print("Refresh wall time over %d runs (min–max): %s. Requests, statuses and body bytes come from nginx's "
           "access log for the refresh run only (304/200/other: the last run)." % (args.runs, spread))
     for run in range(1, args.runs + 1):
