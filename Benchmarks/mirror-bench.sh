@@ -220,10 +220,13 @@ timed() {
     local from code elapsed rss
     from=$(origin_log_offset)
     set +e
-    /usr/bin/time -f '%e %M' -o "$work/time.txt" timeout -k 10 "$timeout_s" "$@" \
+    /usr/bin/time -f '%e %M' -o "$work/time.txt" timeout --foreground -k 10 "$timeout_s" "$@" \
         >"$work/logs/$label-$run-$phase.out" 2>"$work/logs/$label-$run-$phase.err"
     code=$?
     set -e
+    # GNU time ignores SIGINT and exits normally with 128+signal, so bash would not act on a
+    # Ctrl-C by itself: stop here (the EXIT trap cleans up).
+    case "$code" in 130|143) log "interrupted"; exit 130 ;; esac
     read -r elapsed rss < <(tail -n 1 "$work/time.txt")
     [ "$code" = 124 ] && log "$label timed out after ${timeout_s}s"
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$run" "$phase" "$code" "$elapsed" "$rss" \
