@@ -1,62 +1,63 @@
 #!/usr/bin/env bash
 # Mirrors one generated site behind client-certificate TLS with mtls-mirror, wget and wget2,
-# and prints a Markdown table (wall time, peak RSS, files, link quality, ratios vs wget2) ready
-# to paste into BENCHMARKS.md. See Benchmarks/README.md.
+# N times each, and prints Markdown tables (median wall time, peak RSS, requests, files, link
+# quality, ratios vs wget2) ready to paste into BENCHMARKS.md. See Benchmarks/README.md.
 #
 # Usage: Benchmarks/mirror-bench.sh [options]
 #   --pages N            pages in the generated site (default 2000)
-#   --jobs N             mtls-mirror --jobs and wget2 --max-threads (default 16)
-#   --latency MS         run the origin in a network namespace behind a veth pair with
-#                        `tc netem` delay MS/2 on each end (round trip ≈ MS); needs root and sch_netem
-#   --netns              use the network namespace without added delay
+#   --runs N             runs per tool; the table shows the median wall time (default 3)
+#   --jobs N             mtls-mirror --jobs/--per-host and wget2 --max-threads (default 16)
+#   --latency MS         origin round trip ≈ MS: tc netem in a network namespace when the kernel
+#                        has sch_netem (needs root), otherwise Benchmarks/delay-proxy.py
+#   --latency-proxy      always use delay-proxy.py (also with --latency 0: the proxy's overhead)
+#   --netns              use the network namespace without added delay (needs root)
+#   --refresh            time an unchanged refresh: each tool mirrors once (not timed), then runs
+#                        again on the same output (timed); plus a curl --parallel revalidation baseline
+#   --parallel-max N     curl baseline: transfers at a time (default 32)
 #   --tools LIST         comma-separated subset of mtls-mirror,wget,wget2 (default all three)
-#   --timeout S          wall-clock limit per tool (default 900)
+#   --timeout S          wall-clock limit per tool run (default 900)
 #   --mtls-mirror-bin P  use this binary instead of building `swift build -c release`
 #   --no-build           do not build; use .build/release/mtls-mirror if it exists
 #   --meta-dir NAME      mtls-mirror's bookkeeping folder in a snapshot (default _mirror)
-#   --manifest NAME      its manifest file (default manifest.tsv)
-#   --report NAME        its JSON report (default report.json)
 #   --keep               keep the work folder (site, PKI, mirrors, logs) and print its path
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-pages=2000 jobs=16 latency=0 netns=0 timeout_s=900 keep=0 build=1 bin=""
-tools="mtls-mirror,wget,wget2" meta_dir=_mirror manifest_name=manifest.tsv report_name=report.json
+pages=2000 runs=3 jobs=16 latency=0 netns=0 use_proxy=0 refresh=0 parallel_max=32 timeout_s=900 keep=0 build=1
+bin="" tools="mtls-mirror,wget,wget2" meta_dir=_mirror
 while [ $# -gt 0 ]; do
     case "$1" in
         --pages) pages=$2; shift 2 ;;
+        --runs) runs=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
-        --latency) latency=$2; netns=1; shift 2 ;;
+        --latency) latency=$2; shift 2 ;;
+        --latency-proxy) use_proxy=1; shift ;;
         --netns) netns=1; shift ;;
+        --refresh) refresh=1; shift ;;
+        --parallel-max) parallel_max=$2; shift 2 ;;
         --tools) tools=$2; shift 2 ;;
         --timeout) timeout_s=$2; shift 2 ;;
         --mtls-mirror-bin) bin=$2; build=0; shift 2 ;;
         --no-build) build=0; shift ;;
         --meta-dir) meta_dir=$2; shift 2 ;;
-        --manifest) manifest_name=$2; shift 2 ;;
-        --report) report_name=$2; shift 2 ;;
         --keep) keep=1; shift ;;
-        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "mirror-bench: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
+[ "$runs" -ge 1 ] 2>/dev/null || { echo "mirror-bench: --runs needs a positive number" >&2; exit 2; }
 log() { echo "mirror-bench: $*" >&2; }
 has_tool() { case ",$tools," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
 bash scripts/install-deps.sh --bench
 
 work=$(mktemp -d /tmp/mtls-mirror-bench.XXXXXX)
-ns="mbench$$" veth_host="mbh$$" veth_ns="mbn$$"
-nginx_pid="" ns_made=0
+source Benchmarks/origin-lib.sh
+ns="mbench$$" veth_host="mbh$$" ns_made=0
 cleanup() {
     set +e
-    if [ -n "$nginx_pid" ]; then
-        kill "$nginx_pid" 2>/dev/null
-        for _ in $(seq 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$nginx_pid" 2>/dev/null
-        wait "$nginx_pid" 2>/dev/null
-    fi
+    origin_cleanup
     if [ "$ns_made" = 1 ]; then
         ip link del "$veth_host" 2>/dev/null
         ip netns del "$ns" 2>/dev/null
@@ -74,27 +75,45 @@ bash scripts/gen-test-pki.sh "$work/pki" >/dev/null
 pki=$work/pki
 
 # MARK: the network
+# netem_works: whether a qdisc netem can be added (in a throwaway namespace, so nothing leaks).
+netem_works() {
+    [ "$(id -u)" -eq 0 ] && command -v tc >/dev/null && command -v ip >/dev/null || return 1
+    local probe="mbprobe$$" ok=1
+    ip netns add "$probe" 2>/dev/null || return 1
+    ip netns exec "$probe" tc qdisc add dev lo root netem delay 1ms 2>/dev/null && ok=0
+    ip netns del "$probe" 2>/dev/null
+    return $ok
+}
+if [ "$latency" != 0 ] && [ "$use_proxy" = 0 ] && [ "$netns" = 0 ]; then
+    if netem_works; then
+        netns=1
+    else
+        use_proxy=1
+        log "tc netem is not available here (no root, or no sch_netem): using Benchmarks/delay-proxy.py"
+    fi
+elif [ "$latency" != 0 ] && [ "$netns" = 1 ] && [ "$use_proxy" = 0 ] && ! netem_works; then
+    log "--netns with --latency needs tc netem, which is not available here; drop --netns to use the proxy"
+    exit 3
+fi
+[ "$use_proxy" = 1 ] && netns=0
+
 nsexec=()
 if [ "$netns" = 1 ]; then
-    [ "$(id -u)" -eq 0 ] || { log "--latency/--netns need root"; exit 2; }
-    host=10.213.0.2
-    port=8443
+    [ "$(id -u)" -eq 0 ] || { log "--netns and netem latency need root"; exit 2; }
+    host=10.213.0.2 port=8443
     ip netns add "$ns"
     ns_made=1
-    ip link add "$veth_host" type veth peer name "$veth_ns"
-    ip link set "$veth_ns" netns "$ns"
+    ip link add "$veth_host" type veth peer name "mbn$$"
+    ip link set "mbn$$" netns "$ns"
     ip addr add 10.213.0.1/30 dev "$veth_host"
     ip link set "$veth_host" up
-    ip netns exec "$ns" ip addr add "$host/30" dev "$veth_ns"
-    ip netns exec "$ns" ip link set "$veth_ns" up
+    ip netns exec "$ns" ip addr add "$host/30" dev "mbn$$"
+    ip netns exec "$ns" ip link set "mbn$$" up
     ip netns exec "$ns" ip link set lo up
     if [ "$latency" != 0 ]; then
         half=$(python3 -c "print($latency / 2)")
-        if ! tc qdisc add dev "$veth_host" root netem delay "${half}ms" 2>"$work/tc.err" ||
-            ! ip netns exec "$ns" tc qdisc add dev "$veth_ns" root netem delay "${half}ms" 2>>"$work/tc.err"; then
-            log "tc netem failed ($(tr '\n' ' ' <"$work/tc.err")): this kernel lacks sch_netem; try --netns without --latency"
-            exit 3
-        fi
+        tc qdisc add dev "$veth_host" root netem delay "${half}ms"
+        ip netns exec "$ns" tc qdisc add dev "mbn$$" root netem delay "${half}ms"
     fi
     nsexec=(ip netns exec "$ns")
     # A server certificate for the namespace address, signed by the test PKI's server-int CA.
@@ -108,55 +127,30 @@ if [ "$netns" = 1 ]; then
     cat "$pki/bench-server.pem" "$pki/server-int.pem" >"$pki/bench-server-chain.pem"
     server_chain=$pki/bench-server-chain.pem server_key=$pki/bench-server.key
 else
-    host=127.0.0.1
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    host=127.0.0.1 port=$(origin_free_port)
     server_chain=$pki/server-chain.pem server_key=$pki/server.key
 fi
-origin="https://$host:$port/"
 
-# MARK: nginx
-mkdir -p "$work/logs"
-user_line=""
-[ "$(id -u)" -eq 0 ] && user_line="user root;"
-cat >"$work/nginx.conf" <<CONF
-$user_line
-daemon off;
-worker_processes 2;
-pid $work/nginx.pid;
-error_log $work/logs/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    sendfile on;
-    keepalive_requests 100000;
-    client_body_temp_path $work/tmp-body; proxy_temp_path $work/tmp-proxy;
-    fastcgi_temp_path $work/tmp-fcgi; uwsgi_temp_path $work/tmp-uwsgi; scgi_temp_path $work/tmp-scgi;
-    server {
-        listen $host:$port ssl http2;
-        server_name localhost;
-        ssl_certificate $server_chain;
-        ssl_certificate_key $server_key;
-        ssl_client_certificate $pki/client-root.pem;
-        ssl_verify_client on;
-        ssl_verify_depth 2;
-        ssl_protocols TLSv1.2 TLSv1.3;
-        ssl_session_cache shared:bench:10m;
-        root $work/www;
-        include $work/www/_nginx-types.conf;
-    }
-}
-CONF
-"${nsexec[@]}" nginx -p "$work" -c "$work/nginx.conf" -e "$work/logs/error.log" &
-nginx_pid=$!
+# MARK: nginx (and the delay proxy in front of it)
+origin_write_nginx_conf "$host" "$port" "$server_chain" "$server_key" "$pki" "$work/www"
+origin_start_nginx "${nsexec[@]}"
 tls=(--cacert "$pki/server-root.pem" --cert "$pki/client-chain.pem" --key "$pki/client.key")
-for _ in $(seq 100); do curl -s -o /dev/null --max-time 2 "${tls[@]}" "$origin" && break; sleep 0.1; done
-status=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "${tls[@]}" "$origin" || true)
-[ "$status" = 200 ] || { log "nginx did not answer $origin (status $status); see $work/logs/error.log"; keep=1; exit 1; }
-rtt=$(curl -s -o /dev/null -w '%{time_connect}' --max-time 5 "${tls[@]}" "$origin" || echo 0)
-log "origin $origin is up (TCP connect $(python3 -c "print(round($rtt * 1000, 2))") ms)"
+origin_wait_ready "https://$host:$port/" "${tls[@]}" ||
+    { log "nginx did not answer https://$host:$port/; see $work/logs/error.log"; keep=1; exit 1; }
+client_port=$port
+if [ "$use_proxy" = 1 ]; then
+    half=$(python3 -c "print($latency / 2)")
+    origin_start_proxy "$host:$port" "$half" || { log "delay-proxy.py did not start; see $work/logs"; keep=1; exit 1; }
+    client_port=$origin_proxy_port
+    log "delay-proxy.py on port $client_port, ${half} ms each way"
+fi
+origin="https://$host:$client_port/"
+origin_wait_ready "$origin" "${tls[@]}" || { log "no answer through $origin"; keep=1; exit 1; }
+measured=$(curl -s -o /dev/null -w '%{time_connect} %{time_appconnect} %{time_total}' --max-time 10 "${tls[@]}" "$origin")
+log "origin $origin is up (connect / TLS done / total: $measured s)"
 
 # MARK: the mirror tools
-mtls_ready=0 mtls_note=""
+mtls_ready=0 mtls_note="" mtls_refresh=0
 if has_tool mtls-mirror; then
     if [ -z "$bin" ]; then
         if [ "$build" = 1 ]; then
@@ -171,106 +165,199 @@ if has_tool mtls-mirror; then
         mtls_note="$bin has no 'mirror' command yet"
     else
         mtls_ready=1
+        "$bin" refresh --help >/dev/null 2>&1 && mtls_refresh=1
     fi
     [ "$mtls_ready" = 1 ] || log "skipping mtls-mirror: $mtls_note"
+    if [ "$refresh" = 1 ] && [ "$mtls_ready" = 1 ] && [ "$mtls_refresh" = 0 ]; then
+        log "skipping mtls-mirror in --refresh: $bin has no 'refresh' command yet"
+        mtls_note="no 'refresh' command yet"
+    fi
 fi
-
+export BENCH_P12_PASSWORD
+BENCH_P12_PASSWORD=$(cat "$pki/password.txt")
+# With -N, wget needs the unconverted originals (-K) to compare timestamps after --convert-links.
+wget_refresh_flags=()
+[ "$refresh" = 1 ] && wget_refresh_flags=(--backup-converted)
 common_wget=(--mirror --page-requisites --convert-links --adjust-extension --no-parent --no-hsts
+    "${wget_refresh_flags[@]}"
     --certificate="$pki/client-chain.pem" --private-key="$pki/client.key" --ca-certificate="$pki/server-root.pem")
-results=()
-# run NAME OUTDIR ROOT-GLOB COMMAND...: times COMMAND, then counts and checks what it wrote.
-run() {
-    local name=$1 out=$2 root_hint=$3
+mtls_tls=(--cert "$pki/client.p12" --pass-env BENCH_P12_PASSWORD --cacert "$pki/server-root.pem" --jobs "$jobs" --per-host "$jobs")
+
+# tool_command TOOL OUT PHASE: the command line of one run (PHASE mirror or refresh) in COMMAND.
+tool_command() {
+    local tool=$1 out=$2 phase=$3
+    case "$tool" in
+        mtls-mirror)
+            if [ "$phase" = refresh ]; then
+                COMMAND=("$bin" refresh -o "$out" --name bench "${mtls_tls[@]}")
+            else
+                COMMAND=("$bin" mirror "$origin" -o "$out" --name bench "${mtls_tls[@]}")
+            fi ;;
+        wget) COMMAND=(wget "${common_wget[@]}" --no-verbose -P "$out" "$origin") ;;
+        wget2) COMMAND=(wget2 "${common_wget[@]}" --max-threads="$jobs" --no-verbose --progress=none -P "$out" "$origin") ;;
+    esac
+}
+# mirror_root TOOL OUT: the folder that holds the mirrored site.
+mirror_root() {
+    local tool=$1 out=$2 root
+    if [ "$tool" = mtls-mirror ]; then
+        root=$out/bench/current
+    else
+        root=$(compgen -G "$out/$host*" | head -n 1 || true)
+    fi
+    [ -n "$root" ] && [ -d "$root" ] ||
+        root=$(find "$out" -name index.html -printf '%d %h\n' 2>/dev/null | sort -n | head -n 1 | cut -d' ' -f2-)
+    echo "$root"
+}
+
+runs_tsv=$work/runs.tsv
+: >"$runs_tsv"
+# timed LABEL RUN PHASE COMMAND...: runs COMMAND under GNU time and timeout, appends a line to runs.tsv:
+# label run phase exit wall-s rss-KiB requests body-bytes 2xx 304 other (from nginx's access log).
+timed() {
+    local label=$1 run=$2 phase=$3
     shift 3
-    mkdir -p "$out"
-    log "running $name"
+    local from code elapsed rss
+    from=$(origin_log_offset)
     set +e
-    /usr/bin/time -f '%e %M' -o "$work/$name.time" \
-        timeout -k 10 "$timeout_s" "$@" >"$work/logs/$name.out" 2>"$work/logs/$name.err"
-    local code=$?
+    /usr/bin/time -f '%e %M' -o "$work/time.txt" timeout --foreground -k 10 "$timeout_s" "$@" \
+        >"$work/logs/$label-$run-$phase.out" 2>"$work/logs/$label-$run-$phase.err"
+    code=$?
     set -e
-    local elapsed rss
-    read -r elapsed rss < <(tail -n 1 "$work/$name.time")
-    [ "$code" = 124 ] && log "$name timed out after ${timeout_s}s"
-    # The mirror root: the given folder, or the shallowest folder holding index.html.
-    local root
-    root=$(compgen -G "$root_hint" | head -n 1 || true)
-    [ -n "$root" ] || root=$(find "$out" -name index.html -printf '%d %h\n' 2>/dev/null | sort -n | head -n 1 | cut -d' ' -f2-)
-    local files=0 bytes=0 check='{}'
+    # GNU time ignores SIGINT and exits normally with 128+signal, so bash would not act on a
+    # Ctrl-C by itself: stop here (the EXIT trap cleans up).
+    case "$code" in 130|143) log "interrupted"; exit 130 ;; esac
+    read -r elapsed rss < <(tail -n 1 "$work/time.txt")
+    [ "$code" = 124 ] && log "$label timed out after ${timeout_s}s"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$run" "$phase" "$code" "$elapsed" "$rss" \
+        "$(origin_log_summary "$from" | tr ' ' '\t')" >>"$runs_tsv"
+    log "$label run $run $phase: exit $code, ${elapsed} s"
+}
+
+# check TOOL OUT: counts and link-checks a finished mirror into $work/TOOL.check.
+check() {
+    local tool=$1 out=$2 root files=0 bytes=0 json='{}' extra=""
+    root=$(mirror_root "$tool" "$out")
     if [ -n "$root" ] && [ -d "$root" ]; then
         files=$(find -L "$root" -path "$root/$meta_dir" -prune -o -type f -print | wc -l)
         bytes=$(du -sbL --exclude="$meta_dir" "$root" | cut -f1)
-        check=$(timeout 300 python3 Benchmarks/linkcheck.py "$root" --origin "$origin" --exclude "$meta_dir" \
+        json=$(timeout 300 python3 Benchmarks/linkcheck.py "$root" --origin "$origin" --exclude "$meta_dir" \
             --expected "$work/www/_expected.json" || echo '{}')
+        [ -f "$root/$meta_dir/manifest.tsv" ] && extra="manifest $(wc -l <"$root/$meta_dir/manifest.tsv") lines"
     fi
-    local extra=""
-    [ -f "$root/$meta_dir/$manifest_name" ] && extra="manifest $(wc -l <"$root/$meta_dir/$manifest_name") lines"
-    [ -f "$root/$meta_dir/$report_name" ] && extra="$extra, report $report_name"
-    echo "$check" >"$work/$name.check.json"
-    results+=("$name|$code|$elapsed|$rss|$files|$bytes|$work/$name.check.json|$extra")
+    printf '%s\n%s\n%s\n%s\n' "$files" "$bytes" "$json" "$extra" >"$work/$tool.check"
 }
 
-if [ "$mtls_ready" = 1 ]; then
-    export BENCH_P12_PASSWORD
-    BENCH_P12_PASSWORD=$(cat "$pki/password.txt")
-    site_name=$host
-    [ "$port" != 443 ] && site_name="${host}_$port"
-    run mtls-mirror "$work/out/mtls-mirror" "$work/out/mtls-mirror/$site_name/current" \
-        "$bin" mirror "$origin" -o "$work/out/mtls-mirror" --cert "$pki/client.p12" --pass-env BENCH_P12_PASSWORD \
-        --cacert "$pki/server-root.pem" --jobs "$jobs"
-fi
-if has_tool wget; then
-    run wget "$work/out/wget" "$work/out/wget/$host*" \
-        wget "${common_wget[@]}" --no-verbose -P "$work/out/wget" "$origin"
-fi
-if has_tool wget2; then
-    run wget2 "$work/out/wget2" "$work/out/wget2/$host*" \
-        wget2 "${common_wget[@]}" --max-threads="$jobs" --no-verbose --progress=none -P "$work/out/wget2" "$origin"
+# report_bytes OUT: the `bytes` of the newest snapshot's report.json (mtls-mirror), or "".
+report_bytes() {
+    python3 - "$1/bench/current/$meta_dir/report.json" <<'PY' 2>/dev/null || true
+import json, sys
+report = json.load(open(sys.argv[1]))
+def find(node):
+    if isinstance(node, dict):
+        if isinstance(node.get("bytes"), int):
+            return node["bytes"]
+        for value in node.values():
+            found = find(value)
+            if found is not None:
+                return found
+    return None
+value = find(report)
+print("" if value is None else value)
+PY
+}
+
+selected=()
+for tool in mtls-mirror wget wget2; do
+    has_tool "$tool" || continue
+    if [ "$tool" = mtls-mirror ]; then
+        [ "$mtls_ready" = 1 ] || continue
+        [ "$refresh" = 1 ] && [ "$mtls_refresh" = 0 ] && continue
+    fi
+    selected+=("$tool")
+done
+
+if [ "$refresh" = 0 ]; then
+    # Runs alternate between the tools so that a slow spell of the machine does not hit one tool only.
+    for run in $(seq "$runs"); do
+        for tool in "${selected[@]}"; do
+            out=$work/out/$tool
+            rm -rf "$out"
+            mkdir -p "$out"
+            tool_command "$tool" "$out" mirror
+            timed "$tool" "$run" mirror "${COMMAND[@]}"
+            [ "$run" = "$runs" ] && check "$tool" "$out"
+            [ "$run" = "$runs" ] || rm -rf "$out"
+        done
+    done
+else
+    for run in $(seq "$runs"); do
+        for tool in "${selected[@]}"; do
+            out=$work/out/$tool
+            rm -rf "$out"
+            mkdir -p "$out"
+            tool_command "$tool" "$out" mirror
+            timed "$tool" "$run" initial "${COMMAND[@]}"
+            sleep 1 # the refresh must not share the initial run's clock second
+            tool_command "$tool" "$out" refresh
+            [ "$tool" = mtls-mirror ] || tool_command "$tool" "$out" mirror
+            timed "$tool" "$run" refresh "${COMMAND[@]}"
+            if [ "$tool" = mtls-mirror ]; then
+                echo "$(report_bytes "$out")" >"$work/mtls-mirror.refresh-bytes.$run"
+            fi
+            rm -rf "$out"
+        done
+    done
+    # The curl baseline: fetch every URL once to learn its ETag, then time conditional GETs.
+    # `next` resets per-transfer options, so each group repeats the TLS files and the write-out.
+    python3 - "$work/www/_expected.json" "$origin" "$pki" "$work/curl-fetch.cfg" <<'PY'
+import json, sys
+expected, origin, pki, path = sys.argv[1:5]
+with open(path, "w") as out:
+    groups = ['url = "%s%s"\ngloboff\noutput = "/dev/null"\nwrite-out = "%%{url_effective}\\t%%{http_code}\\t%%header{etag}\\n"\n'
+              'cacert = "%s/server-root.pem"\ncert = "%s/client-chain.pem"\nkey = "%s/client.key"\n'
+              % (origin.rstrip("/"), p, pki, pki, pki) for p in json.load(open(expected))["paths"]]
+    out.write("next\n".join(groups))
+PY
+    curl -s --no-progress-meter --parallel --parallel-max "$parallel_max" -K "$work/curl-fetch.cfg" \
+        >"$work/etags.tsv" 2>"$work/logs/curl-fetch.err" || true
+    revalidate_count=$(python3 - "$work/etags.tsv" "$pki" "$work/curl-revalidate.cfg" <<'PY'
+import sys
+tsv, pki, path = sys.argv[1:4]
+groups = []
+for line in open(tsv):
+    url, _, rest = line.rstrip("\n").partition("\t")
+    status, _, etag = rest.partition("\t")
+    if not url:
+        continue
+    group = 'url = "%s"\ngloboff\noutput = "/dev/null"\n' % url
+    if etag:
+        group += "header = \"If-None-Match: %s\"\n" % etag.replace("\\", "\\\\").replace('"', '\\"')
+    group += 'cacert = "%s/server-root.pem"\ncert = "%s/client-chain.pem"\nkey = "%s/client.key"\n' % (pki, pki, pki)
+    groups.append(group)
+with open(path, "w") as out:
+    out.write("next\n".join(groups))
+print(len(groups))
+PY
+)
+    log "curl baseline: $revalidate_count URLs with $(grep -c $'\t200\t.' "$work/etags.tsv" || true) ETags"
+    # The reference is HTTP/1.1 with up to N connections: curl 7.88's HTTP/2 --parallel stalls for
+    # whole seconds now and then (runs of the same command take 0.05 s or 1.05 s or 2.05 s), so it
+    # is shown too, but not used for the ratios.
+    for run in $(seq "$runs"); do
+        timed curl "$run" refresh curl -s --no-progress-meter --parallel --parallel-max "$parallel_max" \
+            --http1.1 -K "$work/curl-revalidate.cfg"
+        timed curl-h2 "$run" refresh curl -s --no-progress-meter --parallel --parallel-max "$parallel_max" \
+            --http2 -K "$work/curl-revalidate.cfg"
+    done
 fi
 
-# MARK: the table
+# MARK: the tables
 expected_urls=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['paths']))" "$work/www/_expected.json")
 network="loopback"
 [ "$netns" = 1 ] && network="network namespace, no added delay"
-[ "$latency" != 0 ] && network="network namespace, netem round trip ≈ ${latency} ms"
-python3 - "$pages" "$expected_urls" "$network" "$jobs" "$mtls_note" "${results[@]}" <<'PY'
-import json, os, platform, subprocess, sys
-pages, expected, network, jobs, note = sys.argv[1:6]
-rows = []
-for line in sys.argv[6:]:
-    name, code, elapsed, rss, files, size, check_file, extra = line.split("|", 7)
-    try:
-        check = json.load(open(check_file))
-    except ValueError:
-        check = {}
-    rows.append(dict(name=name, code=code, elapsed=float(elapsed or 0), rss=int(rss or 0), files=int(files),
-                     size=int(size), check=check, extra=extra))
-ref = next((r for r in rows if r["name"] == "wget2"), None)
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
-print()
-print("### Mirror of a generated site (%s pages, %s reachable URLs), %s" % (pages, expected, network))
-print()
-print("Machine: %s, %d CPUs, %s. mtls-mirror --jobs %s, wget2 --max-threads %s, wget single-threaded."
-      % (cpu, os.cpu_count(), platform.platform(terse=True), jobs, jobs))
-if note:
-    print("mtls-mirror not measured: %s." % note)
-print()
-print("| tool | exit | wall s | vs wget2 | peak RSS MiB | vs wget2 | files | MiB | local refs resolved | refs to origin | URLs covered |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-for r in rows:
-    c = r["check"]
-    ratio_t = "%.2f×" % (r["elapsed"] / ref["elapsed"]) if ref and ref["elapsed"] else "–"
-    ratio_m = "%.2f×" % (r["rss"] / ref["rss"]) if ref and ref["rss"] else "–"
-    print("| %s | %s | %.2f | %s | %.1f | %s | %d | %.1f | %s | %s | %s |" % (
-        r["name"], r["code"], r["elapsed"], ratio_t, r["rss"] / 1024, ratio_m, r["files"], r["size"] / 1048576,
-        "%.2f %% (%d/%d)" % (c["resolvedPercent"], c["resolved"], c["local"]) if "local" in c else "–",
-        c.get("origin", "–"),
-        "%.2f %% (%d/%d)" % (c["coveragePercent"], c["coverage"], c["expectedURLs"]) if "coverage" in c else "–"))
-print()
-for r in rows:
-    c = r["check"]
-    samples = c.get("samples", {})
-    bits = ["%s e.g. %s" % (k, "; ".join(v[:2])) for k, v in samples.items() if v]
-    if bits or r["extra"]:
-        print("- %s: %s" % (r["name"], " | ".join(([r["extra"]] if r["extra"] else []) + bits)))
-PY
+[ "$netns" = 1 ] && [ "$latency" != 0 ] && network="network namespace, tc netem round trip ≈ ${latency} ms"
+[ "$use_proxy" = 1 ] && network="loopback through Benchmarks/delay-proxy.py, round trip ≈ ${latency} ms"
+python3 Benchmarks/bench-report.py --work "$work" --pages "$pages" --expected-urls "$expected_urls" \
+    --network "$network" --jobs "$jobs" --runs "$runs" --refresh "$refresh" --parallel-max "$parallel_max" \
+    --latency "$latency" --note "$mtls_note" --connect "$measured"
