@@ -165,7 +165,7 @@ if has_tool mtls-mirror; then
         mtls_note="$bin has no 'mirror' command yet"
     else
         mtls_ready=1
-        "$bin" refresh --help >/dev/null 2>&1 && mtls_refresh=1
+        "$bin" mirror --help 2>/dev/null | grep -q -- --full && mtls_refresh=1
     fi
     [ "$mtls_ready" = 1 ] || log "skipping mtls-mirror: $mtls_note"
     if [ "$refresh" = 1 ] && [ "$mtls_ready" = 1 ] && [ "$mtls_refresh" = 0 ]; then
@@ -188,11 +188,9 @@ tool_command() {
     local tool=$1 out=$2 phase=$3
     case "$tool" in
         mtls-mirror)
-            if [ "$phase" = refresh ]; then
-                COMMAND=("$bin" refresh -o "$out" --name bench "${mtls_tls[@]}")
-            else
-                COMMAND=("$bin" mirror "$origin" -o "$out" --name bench "${mtls_tls[@]}")
-            fi ;;
+            # A second `mirror` of the same site is the incremental refresh (`refresh` runs
+            # config.json sites; this is the same code path without a config file).
+            COMMAND=("$bin" mirror "$origin" -o "$out" --name bench "${mtls_tls[@]}") ;;
         wget) COMMAND=(wget "${common_wget[@]}" --no-verbose -P "$out" "$origin") ;;
         wget2) COMMAND=(wget2 "${common_wget[@]}" --max-threads="$jobs" --no-verbose --progress=none -P "$out" "$origin") ;;
     esac
