@@ -129,7 +129,11 @@ public final class HostileOrigin: Sendable {
         try? out.close()
         try? err.close()
         let pid = process.processIdentifier
-        let token = ExitCleanup.register { HostileOrigin.terminate(pid) }
+        let storagePath = storage.path
+        let token = ExitCleanup.register {
+            HostileOrigin.terminate(pid)
+            try? FileManager.default.removeItem(atPath: storagePath)
+        }
         let port: Int
         do {
             port = try Self.waitForPort(portFile, process: process, stderrFile: stderrFile, timeout: startupTimeout)
@@ -189,6 +193,18 @@ public final class HostileOrigin: Sendable {
             return Request(target: target, path: path, client: object["client"] as? String ?? "",
                            status: object["status"] as? Int ?? 0)
         }
+    }
+
+    /// A new empty folder `name` inside the origin's own temporary directory, removed with it
+    /// (also at process exit, for origins kept in `static` properties).
+    ///
+    /// - Parameters:
+    ///   - name: The folder's name; intermediate folders in it are created.
+    /// - Throws: The file manager's error when the folder cannot be created.
+    public func scratchDirectory(named name: String) throws -> URL {
+        let url = storage.appending(name)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
     }
 
     /// What the script printed on standard error (Python tracebacks, if any).
