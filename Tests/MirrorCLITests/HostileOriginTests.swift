@@ -105,9 +105,7 @@ import Testing
         let report = MirrorVerifier.verify(snapshotRoot: run.snapshot, originPrefixes: [run.origin.origin + "/"])
         let nulPage = report.escapesRoot.filter { $0.file.hasPrefix("malformed/nu") }
         #expect(report.escapesRoot.count == nulPage.count, "\(report)")
-        withKnownIssue("href=\"/normal/<NUL>a.html\" in /malformed/nul.html is left root-relative (neither rewritten nor made absolute)") {
-            #expect(nulPage.isEmpty, "\(nulPage)")
-        }
+        #expect(nulPage.isEmpty, "\(nulPage)")
     }
 
     @Test func theNormalPagesAreComplete() throws {
@@ -184,9 +182,7 @@ import Testing
         for path in [HostileOrigin.longPath, HostileOrigin.longSegmentsPath] {
             let url = run.origin.url(path)
             #expect(url.utf8.count < 8192)
-            withKnownIssue("Crawler.swift:65 builds FrontierLimits without job.limits.maxURLLength (frontier default 2048), and CrawlState.offer drops .refused(.excluded) without a report entry") {
-                #expect(manifest[url] != nil || errors.contains(url), "\(path.prefix(40))… was neither mirrored nor reported")
-            }
+            #expect(manifest[url] != nil || errors.contains(url), "\(path.prefix(40))… was neither mirrored nor reported")
         }
         #expect(manifest[run.origin.url(HostileOrigin.deepPath)]?.status == "200")
     }

@@ -157,10 +157,17 @@ actor CrawlState {
             case .refused(.outOfScope): noteOutOfScope(link.url)
             case .queued(let queued): candidates[queued.url.string] = queued.isRequisite
             case .refused(.tooDeep): if candidates[link.url.string] == nil { candidates[link.url.string] = link.isRequisite }
+            case .refused(.excluded(let reason)) where reason.contains("bytes long"):
+                // Over the URL length limit: reported, never fetched.
+                if reportedLong.insert(link.url.string).inserted {
+                    failures.append(.init(url: String(link.url.string.prefix(200)) + "…", kind: "url-too-long", cause: reason, referrer: item.url.string))
+                }
             default: break
             }
         }
     }
+
+    private var reportedLong: Set<String> = []
 
     func noteOutOfScope(_ url: WebURL) {
         outOfScopeCount += 1

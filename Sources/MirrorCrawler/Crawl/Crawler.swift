@@ -62,7 +62,8 @@ public final class Crawler: Sendable {
             throw .store(error)
         }
         let previous = job.incremental ? PreviousSnapshot.load(from: store) : nil
-        var frontier = Frontier(scope: scope, limits: FrontierLimits(maxPages: job.limits.maxPages, maxBytes: job.limits.maxBytes))
+        var frontier = Frontier(scope: scope, limits: FrontierLimits(
+            maxPages: job.limits.maxPages, maxBytes: job.limits.maxBytes, maxURLLength: job.limits.maxURLLength))
         frontier.seed(job.startURLs)
         let state = CrawlState(frontier: frontier)
         if job.respectRobots { await loadRobots(into: state) }

@@ -40,7 +40,14 @@ public enum LinkPlanner {
             if trimmed.allSatisfy(isHTMLSpace) || trimmed.hasPrefix("#") { continue }
             let scheme = WebURL.scheme(of: value)
             if let scheme, scheme != "http", scheme != "https" { continue }
-            guard let resolved = try? baseURL.resolving(value) else { continue }
+            guard let resolved = try? baseURL.resolving(value) else {
+                // A relative reference that is no valid URL (control characters, over-long) must
+                // not stay as it is: read from disk it could point anywhere, even above the
+                // mirror (`/x` is the file-system root). `about:invalid` loads nothing (the
+                // value CSS uses for invalid URLs).
+                if scheme == nil { plan.replacements[index] = "about:invalid" }
+                continue
+            }
             let target = resolved.withoutFragment
             if let local = localPath(target) {
                 plan.replacements[index] = PathMapper.relativeLink(
