@@ -38,8 +38,8 @@ extension HTTPRequestParser {
         guard parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             return .failure(.invalidTarget(reason: "bytes outside visible ASCII"))
         }
+        guard !parts[1].contains(UInt8(ascii: "#")) else { return .failure(.invalidTarget(reason: "a fragment")) }
         let target = String(decoding: parts[1], as: UTF8.self)
-        guard !target.contains("#") else { return .failure(.invalidTarget(reason: "a fragment")) }
         return parseTarget(target, method: method).map { path, query in
             RequestLine(method: method, target: target, path: path, query: query, version: version)
         }

@@ -31,7 +31,7 @@ final class EventLoop: @unchecked Sendable {
     var nextSweep: UInt64 = 0
     let scratch: UnsafeMutableRawBufferPointer
     private var dateSecond: Int = -1
-    private var dateText = ""
+    private var dateText: [UInt8] = []
     private let finished = DispatchSemaphore(value: 0)
 
     let headerTimeout: UInt64
@@ -76,6 +76,7 @@ final class EventLoop: @unchecked Sendable {
             let count = CMirrorShims_epoll_wait(epollDescriptor, &events, Int32(events.count), 100)
             if count < 0, errno != EINTR { break }
             now = monotonicNow()
+            responder.epoch &+= 1
             for index in 0..<max(0, Int(count)) {
                 let event = events[index]
                 switch event.data.u64 {
@@ -220,12 +221,12 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// The `Date` header value, formatted once per second.
-    var httpDate: String {
+    /// The `Date` and `Server` header lines, formatted once per second.
+    var dateLines: [UInt8] {
         let second = time(nil)
         if second != dateSecond {
             dateSecond = second
-            dateText = HTTPDate.format(Int64(second))
+            dateText = Response.dateLines(HTTPDate.format(Int64(second)))
         }
         return dateText
     }

@@ -20,6 +20,9 @@ final class Responder {
     /// Set while answering a request again after the miss handler stored its file: no second
     /// miss, no staleness check.
     private var missesSuppressed = false
+    /// Advanced by the event loop after each wake-up; each site's `current` link is read once
+    /// per value (see ``SiteMount``).
+    var epoch: UInt64 = 0
 
     init(configuration: ServerConfiguration) {
         self.configuration = configuration
@@ -72,9 +75,9 @@ final class Responder {
     }
 
     private func serve(_ path: RequestPath, in mount: SiteMount, prefix: [String], query: String?, request: HTTPRequestHead) -> ResponderOutcome {
-        let full = RequestPath(segments: prefix + path.segments, trailingSlash: path.trailingSlash)
+        var full: RequestPath { RequestPath(segments: prefix + path.segments, trailingSlash: path.trailingSlash) }
         if path.segments.first == "_mirror" { return .response(notFound(full)) }
-        guard let snapshot = mount.currentSnapshot() else { return miss(mount, path, full) }
+        guard let snapshot = mount.currentSnapshot(epoch: epoch) else { return miss(mount, path, full) }
         switch snapshot.directory.lookup(path) {
         case .file where !missesSuppressed && configuration.missHandler?.isStale(site: mount.site.name, path: "/" + path.relativePath) == true:
             return .miss(site: mount.site.name, path: path.encoded(trailingSlash: path.trailingSlash))
@@ -104,7 +107,7 @@ final class Responder {
 
     private func siteIndex() -> Response {
         let rows = mounts.map { mount in
-            let snapshot = mount.currentSnapshot()
+            let snapshot = mount.currentSnapshot(epoch: epoch)
             return Pages.SiteRow(
                 name: mount.site.name, link: "/" + RequestPath.percentEncode(mount.site.name) + "/",
                 lastRefresh: snapshot?.lastRefresh, pageCount: snapshot?.pageCount)
