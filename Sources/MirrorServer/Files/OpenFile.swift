@@ -53,6 +53,16 @@ public struct FileMetadata: Sendable, Equatable {
 
     /// A strong entity tag from inode, size and modification time (quoted).
     public var entityTag: String {
-        "\"\(String(inode, radix: 16))-\(String(size, radix: 16))-\(String(modifiedSeconds, radix: 16))\(String(modifiedNanoseconds, radix: 16))\""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(48)
+        bytes.append(0x22)
+        bytes.append(hex: inode)
+        bytes.append(0x2D)
+        bytes.append(hex: size)
+        bytes.append(0x2D)
+        bytes.append(hex: modifiedSeconds)
+        bytes.append(hex: modifiedNanoseconds)
+        bytes.append(0x22)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

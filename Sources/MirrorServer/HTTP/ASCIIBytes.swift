@@ -28,6 +28,14 @@ extension Array where Element == UInt8 {
         append(digits: value, radix: 16)
     }
 
+    /// Appends a number in lowercase hexadecimal, without leading zeros (a `-` first when
+    /// negative, as `String(_:radix:)` writes it).
+    /// - Parameter value: the number.
+    mutating func append(hex value: Int64) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        append(digits: value.magnitude, radix: 16)
+    }
+
     /// Appends a number as exactly two decimal digits (`07`).
     /// - Parameter value: 0–99.
     mutating func append(twoDigits value: Int) {
