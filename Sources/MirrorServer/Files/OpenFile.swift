@@ -12,6 +12,11 @@ final class OpenFile {
     let metadata: FileMetadata
     /// The file's path relative to the snapshot root, for the content-type lookup.
     let relativePath: String
+    /// Whether the first complete read of the file should be kept in ``contents`` (set for
+    /// files shared by several responses, see ``FileMemo``).
+    var keepsContents = false
+    /// The whole file as read once, when ``keepsContents`` was set.
+    var contents: [UInt8]?
 
     init(descriptor: Int32, metadata: FileMetadata, relativePath: String) {
         self.descriptor = descriptor

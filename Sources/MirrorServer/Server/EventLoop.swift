@@ -76,7 +76,7 @@ final class EventLoop: @unchecked Sendable {
             let count = CMirrorShims_epoll_wait(epollDescriptor, &events, Int32(events.count), 100)
             if count < 0, errno != EINTR { break }
             now = monotonicNow()
-            responder.epoch &+= 1
+            responder.advanceEpoch()
             for index in 0..<max(0, Int(count)) {
                 let event = events[index]
                 switch event.data.u64 {
@@ -168,7 +168,10 @@ final class EventLoop: @unchecked Sendable {
     // MARK: Messages, timers, stop
 
     func handleMessages() {
-        for message in mailbox.drain() {
+        let messages = mailbox.drain()
+        // A miss handler stores its file before posting: look again for what it stored.
+        responder.advanceEpoch()
+        for message in messages {
             switch message {
             case .stop:
                 beginStop()

@@ -89,6 +89,11 @@ struct OutputQueue {
     mutating func append(file: OpenFile, range: Range<Int64>) -> Bool {
         guard !range.isEmpty else { return true }
         if range.count <= Self.inlineFileLimit {
+            if let contents = file.contents, range.upperBound <= Int64(contents.count) {
+                tail.append(contentsOf: contents[Int(range.lowerBound)..<Int(range.upperBound)])
+                bufferedBytes += Int(range.count)
+                return true
+            }
             let start = tail.count
             tail.append(contentsOf: repeatElement(0, count: Int(range.count)))
             let complete = tail.withUnsafeMutableBytes { buffer in
@@ -99,6 +104,7 @@ struct OutputQueue {
                 return false
             }
             bufferedBytes += Int(range.count)
+            if file.keepsContents, range == 0..<file.metadata.size { file.contents = Array(tail[start...]) }
             return true
         }
         if !tail.isEmpty {
