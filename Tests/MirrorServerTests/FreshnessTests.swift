@@ -15,7 +15,7 @@ struct FreshnessTests {
     }
 
     /// Replaces a file the way a refresh or a live store does: write aside, then rename.
-    private static func replace(_ path: String, with text: String) throws {
+    static func replace(_ path: String, with text: String) throws {
         try text.write(toFile: path + ".tmp", atomically: false, encoding: .utf8)
         guard rename(path + ".tmp", path) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
@@ -97,6 +97,39 @@ struct FreshnessTests {
         #expect(client.readResponse()?.status == 404)
         #expect(client.readResponse()?.text == "B page")
         #expect(client.readResponse()?.text == "A page")
+    }
+
+    /// Live mode's refresh of a stale file: the handler replaces it on disk and asks for a retry.
+    final class RefreshingHandler: MissHandler, @unchecked Sendable {
+        let file: String
+        private let lock = NSLock()
+        private var refreshed = false
+        init(file: String) { self.file = file }
+
+        func isStale(site: String, path: String) -> Bool {
+            path == "/page.html" && lock.withLock { !refreshed }
+        }
+
+        func handleMiss(site: String, path: String, request: HTTPRequestHead) async -> MissResult {
+            guard (try? FreshnessTests.replace(file, with: "refreshed")) != nil else { return .notFound }
+            lock.withLock { refreshed = true }
+            return .retry
+        }
+    }
+
+    @Test("a stale file refreshed by the miss handler is answered from the new file on retry")
+    func retryAfterRefresh() throws {
+        let fixture = try MirrorFixture()
+        let site = try fixture.publish(site: "docs", files: ["page.html": "old"])
+        var configuration = ServerConfiguration(layout: .single(fixture.site("docs")))
+        configuration.missHandler = RefreshingHandler(file: site + "/snapshots/s1/page.html")
+        let server = try RunningServer(configuration)
+        let client = try #require(RawClient(port: server.port))
+        client.send(Self.pageRequest("/page.html") + Self.pageRequest("/page.html"))
+        let first = try #require(client.readResponse())
+        #expect(first.text == "refreshed")
+        #expect(first.header("Content-Length") == "9")
+        #expect(client.readResponse()?.text == "refreshed")
     }
 
     @Test("many connections asking for several files at once each get the right bytes")
