@@ -17,6 +17,8 @@ final class OpenFile {
     var keepsContents = false
     /// The whole file as read once, when ``keepsContents`` was set.
     var contents: [UInt8]?
+    /// The validators of ``metadata``, formatted on first use.
+    private(set) lazy var validators = FileValidators(metadata)
 
     init(descriptor: Int32, metadata: FileMetadata, relativePath: String) {
         self.descriptor = descriptor

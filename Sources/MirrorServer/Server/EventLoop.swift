@@ -10,8 +10,10 @@ import Darwin
 ///
 /// Level-triggered epoll; interest is switched per connection (``Connection/interest``):
 /// reading stops while a connection is paused (awaiting a miss, closing, or above the output
-/// high-water mark) and EPOLLOUT is asked for only while output is queued. Everything here
-/// runs on the loop thread; other threads talk to it only through ``Mailbox``.
+/// high-water mark) and EPOLLOUT is asked for only while output is queued. Every wake-up
+/// starts a new ``Responder`` epoch (`current` re-read, remembered files forgotten), and so
+/// does every mailbox drain. Everything here runs on the loop thread; other threads talk to it
+/// only through ``Mailbox``.
 final class EventLoop: @unchecked Sendable {
     static let listenerID: UInt64 = 0
     static let wakeID: UInt64 = 1

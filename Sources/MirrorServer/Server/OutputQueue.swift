@@ -9,10 +9,11 @@ import Darwin
 /// In-memory output accumulates in one ``tail`` buffer (response heads, generated pages,
 /// small files read straight into it), so that pipelined small responses leave in one `send`
 /// and, in the steady state of a keep-alive connection, no buffer is allocated per response:
-/// the tail keeps its capacity once written. A file range too large to inline ends the tail:
-/// the tail moves into ``items`` and the range follows it there. File ranges stay on disk
-/// until written (`sendfile`, or 64 KiB reads under TLS), so a large file is never held in
-/// memory.
+/// the tail keeps its capacity once written. A small file shared through the ``FileMemo`` is
+/// read once and its kept bytes copied for later responses. A file range too large to inline
+/// ends the tail: the tail moves into ``items`` and the range follows it there. File ranges
+/// stay on disk until written (`sendfile`, or 64 KiB reads under TLS), so a large file is
+/// never held in memory.
 struct OutputQueue {
     enum Item {
         case bytes([UInt8])

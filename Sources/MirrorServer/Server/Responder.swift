@@ -113,7 +113,8 @@ final class Responder {
             return .miss(site: mount.site.name, path: path.encoded(trailingSlash: path.trailingSlash))
         }
         let plan = FileResponsePlanner.plan(
-            method: request.method, requestHeaders: request.headers, metadata: found.file.metadata, contentType: found.contentType)
+            method: request.method, requestHeaders: request.headers, metadata: found.file.metadata,
+            validators: found.file.validators, contentType: found.contentType)
         let body: ResponseBody = plan.body.map { .file(found.file, $0) } ?? .empty
         return .response(Response(status: plan.status, headers: plan.headers, body: body))
     }
