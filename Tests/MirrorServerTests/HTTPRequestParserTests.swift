@@ -49,6 +49,12 @@ let parserCases: [ParserCase] = [
                expected: .requests(["POST /f close"])),
     ParserCase(name: "OPTIONS *", input: "OPTIONS * HTTP/1.1\r\n\(host)\r\n", expected: .requests(["OPTIONS * keep"])),
     ParserCase(name: "GET with Content-Length 0", input: "GET / HTTP/1.1\r\n\(host)Content-Length: 0\r\n\r\n", expected: .requests(["GET / keep"])),
+    ParserCase(name: "query split at the first ?", input: "GET /a?b?c HTTP/1.1\r\n\(host)\r\n", expected: .requests(["GET /a ?b?c keep"])),
+    ParserCase(name: "empty query", input: "GET /a? HTTP/1.1\r\n\(host)\r\n", expected: .requests(["GET /a ? keep"])),
+    ParserCase(name: "Connection keep-alive and close: close wins", input: "GET / HTTP/1.0\r\nConnection: keep-alive\r\nConnection: close\r\n\r\n",
+               expected: .requests(["GET / close"])),
+    ParserCase(name: "header names any case", input: "POST /f HTTP/1.1\r\nHOST: a\r\ncontent-LENGTH: 2\r\n\r\nokGET / HTTP/1.1\r\nhost: a\r\n\r\n",
+               expected: .requests(["POST /f keep", "GET / keep"])),
     ParserCase(name: "incomplete head", input: "GET / HTTP/1.1\r\n\(host)", expected: .incomplete),
     ParserCase(name: "incomplete body", input: "POST / HTTP/1.1\r\n\(host)Content-Length: 10\r\n\r\nabc", expected: .incomplete),
     // Failures
@@ -61,6 +67,9 @@ let parserCases: [ParserCase] = [
     ParserCase(name: "target with control char", input: "GET /a\u{1}b HTTP/1.1\r\n\(host)\r\n", expected: .failure(requests: [], status: 400)),
     ParserCase(name: "target with non-ASCII", input: "GET /é HTTP/1.1\r\n\(host)\r\n", expected: .failure(requests: [], status: 400)),
     ParserCase(name: "target with fragment", input: "GET /a#b HTTP/1.1\r\n\(host)\r\n", expected: .failure(requests: [], status: 400)),
+    ParserCase(name: "trailing space after version", input: "GET / HTTP/1.1 \r\n\(host)\r\n", expected: .failure(requests: [], status: 400)),
+    ParserCase(name: "empty method", input: " / HTTP/1.1\r\n\(host)\r\n", expected: .failure(requests: [], status: 400)),
+    ParserCase(name: "Host with slash", input: "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", expected: .failure(requests: [], status: 400)),
     ParserCase(name: "relative target", input: "GET a/b HTTP/1.1\r\n\(host)\r\n", expected: .failure(requests: [], status: 400)),
     ParserCase(name: "asterisk with GET", input: "GET * HTTP/1.1\r\n\(host)\r\n", expected: .failure(requests: [], status: 400)),
     ParserCase(name: "missing Host on 1.1", input: "GET / HTTP/1.1\r\n\r\n", expected: .failure(requests: [], status: 400)),
@@ -140,6 +149,19 @@ struct HTTPRequestParserTests {
         #expect(head.headers.first("HOST") == "a")
         #expect(head.headers.values("X-MULTI") == ["1", "2"])
         #expect(!parser.hasPartialRequest)
+    }
+
+    @Test("request-line failures name their reason", arguments: [
+        ("GET /x\r\n\r\n", HTTPParseError.missingVersion),
+        ("GET /a#\u{1} HTTP/1.1\r\n", .invalidTarget(reason: "bytes outside visible ASCII")),
+        ("GET /a#b HTTP/1.1\r\n", .invalidTarget(reason: "a fragment")),
+        ("GET / HTTP/1.2\r\n", .unsupportedVersion(version: "HTTP/1.2")),
+        ("GET / HTTP/1.1 x\r\n", .malformedRequestLine(reason: "expected method, target and version separated by single spaces")),
+    ])
+    func requestLineReasons(_ input: String, _ expected: HTTPParseError) {
+        var parser = HTTPRequestParser()
+        parser.feed(Array(input.utf8))
+        #expect(parser.next() == .failure(expected))
     }
 
     @Test("partial request is reported for the header deadline")

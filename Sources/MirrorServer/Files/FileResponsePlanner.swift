@@ -32,8 +32,23 @@ public enum FileResponsePlanner {
     public static func plan(
         method: String, requestHeaders: HTTPHeaders, metadata: FileMetadata, contentType: String
     ) -> FileResponsePlan {
-        let etag = metadata.entityTag
-        let lastModified = HTTPDate.format(metadata.modifiedSeconds)
+        plan(method: method, requestHeaders: requestHeaders, metadata: metadata,
+             validators: FileValidators(metadata), contentType: contentType)
+    }
+
+    /// Plans the response with validators already formatted (a file served many times keeps
+    /// them, see ``OpenFile/validators``).
+    /// - Parameters:
+    ///   - method: `GET` or `HEAD`.
+    ///   - requestHeaders: the request's headers.
+    ///   - metadata: the file's size, time and identity.
+    ///   - validators: `metadata`'s entity tag and `Last-Modified` text.
+    ///   - contentType: the `Content-Type` to send.
+    public static func plan(
+        method: String, requestHeaders: HTTPHeaders, metadata: FileMetadata, validators: FileValidators, contentType: String
+    ) -> FileResponsePlan {
+        let etag = validators.entityTag
+        let lastModified = validators.lastModified
         var headers = HTTPHeaders([
             ("ETag", etag), ("Last-Modified", lastModified), ("Cache-Control", "no-cache"),
         ])
@@ -82,5 +97,20 @@ public enum FileResponsePlanner {
             return EntityTag.strongMatch(String(value), etag)
         }
         return HTTPDate.parse(String(value)) == modified
+    }
+}
+
+/// A file's validators as sent: its strong entity tag and its `Last-Modified` date.
+public struct FileValidators: Sendable, Equatable {
+    /// ``FileMetadata/entityTag``.
+    public let entityTag: String
+    /// ``FileMetadata/modifiedSeconds`` as an HTTP-date.
+    public let lastModified: String
+
+    /// Formats the validators of `metadata`.
+    /// - Parameter metadata: the file's facts.
+    public init(_ metadata: FileMetadata) {
+        entityTag = metadata.entityTag
+        lastModified = HTTPDate.format(metadata.modifiedSeconds)
     }
 }

@@ -44,8 +44,21 @@ public struct MIMETypes: Sendable {
     /// The media type for a file name, by its extension (case-insensitive).
     /// - Parameter fileName: a file name or path.
     public func type(forFileName fileName: String) -> String {
-        let name = fileName.split(separator: "/").last ?? ""
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return Self.fallback }
-        return byExtension[name[name.index(after: dot)...].lowercased()] ?? Self.fallback
+        let bytes = fileName.utf8
+        var nameStart = bytes.startIndex
+        var dot: String.Index?
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            switch bytes[index] {
+            case UInt8(ascii: "/"): nameStart = bytes.index(after: index); dot = nil
+            case UInt8(ascii: "."): dot = index
+            default: break
+            }
+            bytes.formIndex(after: &index)
+        }
+        guard let dot, dot != nameStart else { return Self.fallback }
+        let ext = fileName[fileName.index(after: dot)...]
+        let isLower = ext.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+        return byExtension[isLower ? String(ext) : ext.lowercased()] ?? Self.fallback
     }
 }

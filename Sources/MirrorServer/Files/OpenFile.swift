@@ -12,6 +12,13 @@ final class OpenFile {
     let metadata: FileMetadata
     /// The file's path relative to the snapshot root, for the content-type lookup.
     let relativePath: String
+    /// Whether the first complete read of the file should be kept in ``contents`` (set for
+    /// files shared by several responses, see ``FileMemo``).
+    var keepsContents = false
+    /// The whole file as read once, when ``keepsContents`` was set.
+    var contents: [UInt8]?
+    /// The validators of ``metadata``, formatted on first use.
+    private(set) lazy var validators = FileValidators(metadata)
 
     init(descriptor: Int32, metadata: FileMetadata, relativePath: String) {
         self.descriptor = descriptor
@@ -53,6 +60,16 @@ public struct FileMetadata: Sendable, Equatable {
 
     /// A strong entity tag from inode, size and modification time (quoted).
     public var entityTag: String {
-        "\"\(String(inode, radix: 16))-\(String(size, radix: 16))-\(String(modifiedSeconds, radix: 16))\(String(modifiedNanoseconds, radix: 16))\""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(48)
+        bytes.append(0x22)
+        bytes.append(hex: inode)
+        bytes.append(0x2D)
+        bytes.append(hex: size)
+        bytes.append(0x2D)
+        bytes.append(hex: modifiedSeconds)
+        bytes.append(hex: modifiedNanoseconds)
+        bytes.append(0x22)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

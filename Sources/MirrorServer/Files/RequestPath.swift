@@ -49,12 +49,13 @@ public struct RequestPath: Sendable, Equatable {
     public static func parse(_ raw: String) -> Result<RequestPath, Rejection> {
         guard raw.hasPrefix("/") else { return .failure(.notAbsolute) }
         var segments: [String] = []
-        let rawSegments = raw.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
         var endsInDirectory = true
-        for rawSegment in rawSegments {
-            let label = String(decoding: rawSegment, as: UTF8.self)
+        let bytes = raw.utf8
+        var start = bytes.index(after: bytes.startIndex)
+        while true {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
             let decoded: String
-            switch decode(rawSegment, label: label) {
+            switch decode(raw[start..<end]) {
             case .success(let text): decoded = text
             case .failure(let rejection): return .failure(rejection)
             }
@@ -69,11 +70,24 @@ public struct RequestPath: Sendable, Equatable {
                 segments.append(decoded)
                 endsInDirectory = false
             }
+            if end == bytes.endIndex { break }
+            start = bytes.index(after: end)
         }
         return .success(RequestPath(segments: segments, trailingSlash: endsInDirectory))
     }
 
-    private static func decode(_ raw: Substring.UTF8View, label: String) -> Result<String, Rejection> {
+    /// Decodes one raw segment (the text between two `/`).
+    private static func decode(_ segment: Substring) -> Result<String, Rejection> {
+        let raw = segment.utf8
+        guard raw.contains(UInt8(ascii: "%")) else {
+            // Nothing to decode: the bytes are the segment's, already valid UTF-8.
+            for byte in raw {
+                if byte < 0x20 || byte == 0x7F { return .failure(.controlCharacter(segment: String(segment))) }
+                if byte == UInt8(ascii: "\\") { return .failure(.backslash(segment: String(segment))) }
+            }
+            return .success(String(segment))
+        }
+        let label = String(segment)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(raw.count)
         var index = raw.startIndex

@@ -23,28 +23,48 @@ final class SnapshotState {
     }
 }
 
-/// One served site on the loop thread: resolves `current` once per request and reloads the
-/// manifest's type map when the link has been switched by a refresh.
+/// One served site on the loop thread: resolves `current` once per event-loop iteration and
+/// reloads the manifest's type map when the link has been switched by a refresh.
 ///
-/// Confined to the event-loop thread.
+/// The link is read again whenever the caller's `epoch` changes; the event loop advances it
+/// after every `epoll_wait`, so any request whose bytes arrived after a switch of `current`
+/// completed sees the new snapshot, while the requests handled in one wake-up share a single
+/// `readlink`. Confined to the event-loop thread.
 final class SiteMount {
     let site: ServedSite
+    private let linkPath: String
     private var cached: SnapshotState?
+    /// The epoch in which `current` was last read, and what that gave.
+    private var checkedEpoch: UInt64?
+    private var checked: SnapshotState?
 
     init(site: ServedSite) {
         self.site = site
+        linkPath = site.directory + "/" + SnapshotStore.currentLink
     }
 
     /// The current snapshot, or `nil` when the site has none (yet).
-    func currentSnapshot() -> SnapshotState? {
-        let linkPath = site.directory + "/" + SnapshotStore.currentLink
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink(linkPath, &buffer, buffer.count - 1)
-        guard length > 0 else {
+    /// - Parameter epoch: the caller's clock of freshness: `current` is read again when it
+    ///   differs from the last call's.
+    func currentSnapshot(epoch: UInt64) -> SnapshotState? {
+        if checkedEpoch == epoch { return checked }
+        let state = readCurrent()
+        checkedEpoch = epoch
+        checked = state
+        return state
+    }
+
+    private func readCurrent() -> SnapshotState? {
+        let target = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { buffer -> String? in
+            guard let base = buffer.baseAddress else { return nil }
+            let length = readlink(linkPath, base, buffer.count - 1)
+            guard length > 0 else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(start: base, count: length), as: UTF8.self)
+        }
+        guard let target else {
             cached = nil
             return nil
         }
-        let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if let cached, cached.linkTarget == target { return cached }
         guard let directory = SnapshotDirectory.open(path: linkPath) else {
             cached = nil

@@ -15,9 +15,23 @@ public enum HTTPDate {
         var time = time_t(seconds)
         var parts = tm()
         guard gmtime_r(&time, &parts) != nil else { return "Thu, 01 Jan 1970 00:00:00 GMT" }
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(29)
+        bytes.append(ascii: days[Int(parts.tm_wday)])
+        bytes.append(contentsOf: ", ".utf8)
+        bytes.append(twoDigits: Int(parts.tm_mday))
+        bytes.append(0x20)
+        bytes.append(ascii: months[Int(parts.tm_mon)])
+        bytes.append(0x20)
+        bytes.append(decimal: Int64(parts.tm_year) + 1900)
+        bytes.append(0x20)
+        bytes.append(twoDigits: Int(parts.tm_hour))
+        bytes.append(0x3A)
+        bytes.append(twoDigits: Int(parts.tm_min))
+        bytes.append(0x3A)
+        bytes.append(twoDigits: Int(parts.tm_sec))
+        bytes.append(contentsOf: " GMT".utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Parses an IMF-fixdate, RFC 850 or asctime date; `nil` when it is none of them.

@@ -60,7 +60,13 @@ extension StringProtocol {
     func asciiCaseInsensitiveEquals(_ other: some StringProtocol) -> Bool {
         let lhs = utf8, rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { a, b in a.asciiLowercased == b.asciiLowercased }
+        var left = lhs.startIndex, right = rhs.startIndex
+        while left != lhs.endIndex {
+            guard lhs[left].asciiLowercased == rhs[right].asciiLowercased else { return false }
+            lhs.formIndex(after: &left)
+            rhs.formIndex(after: &right)
+        }
+        return true
     }
 
     /// The text without leading and trailing spaces and tabs (HTTP's optional whitespace).

@@ -10,8 +10,14 @@ enum HTTPSyntax {
         return table
     }()
 
-    /// Bytes a `Host` value may not contain (whitespace, delimiters of other URL parts).
-    static let forbiddenInHost: Set<UInt8> = Set(" \t,/\\@?#".utf8)
+    /// Whether a `Host` value may not contain `byte` (whitespace, delimiters of other URL parts).
+    static func isForbiddenInHost(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: ","), UInt8(ascii: "/"), UInt8(ascii: "\\"),
+             UInt8(ascii: "@"), UInt8(ascii: "?"), UInt8(ascii: "#"): true
+        default: false
+        }
+    }
 
     static func isToken(_ bytes: some Collection<UInt8>) -> Bool {
         !bytes.isEmpty && bytes.allSatisfy { tokenCharacters[Int($0)] }
@@ -21,37 +27,57 @@ enum HTTPSyntax {
 extension HTTPRequestParser {
     /// Parses `method SP request-target SP HTTP-version`.
     func parseRequestLine(_ line: ArraySlice<UInt8>) -> Result<RequestLine, HTTPParseError> {
-        let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
-        if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, parts[1].first == UInt8(ascii: "/") {
-            return .failure(.missingVersion)
+        let malformed = HTTPParseError.malformedRequestLine(reason: "expected method, target and version separated by single spaces")
+        guard let firstSpace = line.firstIndex(of: 0x20) else { return .failure(malformed) }
+        let method = line[..<firstSpace]
+        let afterMethod = line[(firstSpace + 1)...]
+        guard let secondSpace = afterMethod.firstIndex(of: 0x20) else {
+            if !method.isEmpty, afterMethod.first == UInt8(ascii: "/") { return .failure(.missingVersion) }
+            return .failure(malformed)
         }
-        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else {
-            return .failure(.malformedRequestLine(reason: "expected method, target and version separated by single spaces"))
+        let target = line[(firstSpace + 1)..<secondSpace]
+        let versionBytes = line[(secondSpace + 1)...]
+        guard !method.isEmpty, !target.isEmpty, !versionBytes.isEmpty, !versionBytes.contains(0x20) else {
+            return .failure(malformed)
         }
-        guard HTTPSyntax.isToken(parts[0]) else { return .failure(.invalidMethod) }
-        let method = String(decoding: parts[0], as: UTF8.self)
+        guard HTTPSyntax.isToken(method) else { return .failure(.invalidMethod) }
+        let methodText = String(decoding: method, as: UTF8.self)
         let version: HTTPVersion
-        switch parseVersion(parts[2]) {
+        switch parseVersion(versionBytes) {
         case .success(let parsed): version = parsed
         case .failure(let error): return .failure(error)
         }
-        guard parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            return .failure(.invalidTarget(reason: "bytes outside visible ASCII"))
+        var question: Int?
+        var fragment = false
+        for index in target.indices {
+            let byte = target[index]
+            guard byte > 0x20, byte < 0x7F else { return .failure(.invalidTarget(reason: "bytes outside visible ASCII")) }
+            if byte == UInt8(ascii: "#") { fragment = true }
+            if byte == UInt8(ascii: "?"), question == nil { question = index }
         }
-        let target = String(decoding: parts[1], as: UTF8.self)
-        guard !target.contains("#") else { return .failure(.invalidTarget(reason: "a fragment")) }
-        return parseTarget(target, method: method).map { path, query in
-            RequestLine(method: method, target: target, path: path, query: query, version: version)
+        guard !fragment else { return .failure(.invalidTarget(reason: "a fragment")) }
+        let targetText = String(decoding: target, as: UTF8.self)
+        if target.first == UInt8(ascii: "/") {
+            // Origin-form, the usual case: split at the first `?` without another pass.
+            guard let question else {
+                return .success(RequestLine(method: methodText, target: targetText, path: targetText, query: nil, version: version))
+            }
+            return .success(RequestLine(
+                method: methodText, target: targetText, path: String(decoding: target[..<question], as: UTF8.self),
+                query: String(decoding: target[(question + 1)...], as: UTF8.self), version: version))
+        }
+        return parseTarget(targetText, method: methodText).map { path, query in
+            RequestLine(method: methodText, target: targetText, path: path, query: query, version: version)
         }
     }
 
     /// `HTTP/1.0` and `HTTP/1.1`; other well-formed versions fail with 505.
-    func parseVersion(_ bytes: ArraySlice<UInt8>) -> Result<HTTPVersion, HTTPParseError> {
-        let text = Array(bytes)
-        guard text.count == 8, text[0..<5].elementsEqual("HTTP/".utf8), text[6] == UInt8(ascii: "."),
-              (0x30...0x39).contains(text[5]), (0x30...0x39).contains(text[7])
+    func parseVersion(_ text: ArraySlice<UInt8>) -> Result<HTTPVersion, HTTPParseError> {
+        let start = text.startIndex
+        guard text.count == 8, text[start..<(start + 5)].elementsEqual("HTTP/".utf8), text[start + 6] == UInt8(ascii: "."),
+              (0x30...0x39).contains(text[start + 5]), (0x30...0x39).contains(text[start + 7])
         else { return .failure(.malformedRequestLine(reason: "invalid protocol version")) }
-        let version = HTTPVersion(major: Int(text[5] - 0x30), minor: Int(text[7] - 0x30))
+        let version = HTTPVersion(major: Int(text[start + 5] - 0x30), minor: Int(text[start + 7] - 0x30))
         guard version == .http1_0 || version == .http1_1 else {
             return .failure(.unsupportedVersion(version: String(decoding: text, as: UTF8.self)))
         }

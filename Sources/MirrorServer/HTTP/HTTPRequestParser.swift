@@ -156,9 +156,10 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private mutating func consumeLine(_ line: Range<Int>) -> HTTPParserEvent? {
-        for index in line where buffer[index] == 0x0D || buffer[index] == 0x00 {
-            return fail(.invalidLineEnding)
+        let badByte = buffer.withUnsafeBufferPointer { bytes in
+            UnsafeBufferPointer(rebasing: bytes[line]).contains { $0 == 0x0D || $0 == 0x00 }
         }
+        if badByte { return fail(.invalidLineEnding) }
         switch state {
         case .requestLine:
             if line.isEmpty {
@@ -223,19 +224,18 @@ public struct HTTPRequestParser: Sendable {
 
     private mutating func finishHead(_ line: RequestLine) -> HTTPParserEvent? {
         emptyLines = 0
-        let hosts = headers.values("Host")
-        if hosts.count > 1 { return fail(.duplicateHost) }
-        if let host = hosts.first {
-            if host.utf8.contains(where: { HTTPSyntax.forbiddenInHost.contains($0) }) { return fail(.invalidHost(value: host)) }
+        let framing = HeadFraming(headers)
+        if framing.hostCount > 1 { return fail(.duplicateHost) }
+        if let host = framing.host {
+            if host.utf8.contains(where: HTTPSyntax.isForbiddenInHost) { return fail(.invalidHost(value: host)) }
         } else if line.version == .http1_1 {
             return fail(.missingHost)
         }
-        let connection = headers.listElements("Connection")
         var keepAlive: Bool
-        if connection.contains(where: { $0.asciiCaseInsensitiveEquals("close") }) {
+        if framing.connectionClose {
             keepAlive = false
         } else if line.version == .http1_0 {
-            keepAlive = connection.contains { $0.asciiCaseInsensitiveEquals("keep-alive") }
+            keepAlive = framing.connectionKeepAlive
         } else {
             keepAlive = true
         }
@@ -244,9 +244,8 @@ public struct HTTPRequestParser: Sendable {
             version: line.version, headers: headers, keepAlive: keepAlive)
         headers = HTTPHeaders()
         let bodyless = line.method == "GET" || line.method == "HEAD"
-        let lengths = headers(of: head, "Content-Length")
-        let transferCodings = head.headers.values("Transfer-Encoding")
-        if !transferCodings.isEmpty {
+        let lengths = framing.contentLengths
+        if framing.hasTransferEncoding {
             if !lengths.isEmpty { return fail(.conflictingFraming) }
             if bodyless { return fail(.bodyNotAllowed(method: line.method)) }
             head.keepAlive = false
@@ -272,9 +271,5 @@ public struct HTTPRequestParser: Sendable {
         }
         state = keepAlive ? .requestLine : .finished
         return .request(head)
-    }
-
-    private func headers(of head: HTTPRequestHead, _ name: String) -> [String] {
-        head.headers.listElements(name).map(String.init)
     }
 }

@@ -80,50 +80,47 @@ extension EventLoop {
 
     /// Writes queued output until done or the socket is full.
     func flush(_ connection: Connection) -> FlushResult {
-        while let first = connection.output.items.first {
-            if let tls = connection.tls {
-                if case .file = first {
+        while true {
+            switch connection.output.leading {
+            case .none:
+                return .drained
+            case .file(let file, let range):
+                if connection.tls != nil {
                     guard connection.output.materializeLeadingFile() else { return .failed }
                     continue
                 }
-                guard case .bytes(let bytes) = first else { return .failed }
-                let offset = connection.output.offset
-                let result = bytes.withUnsafeBytes { buffer in
-                    tls.write(UnsafeRawBufferPointer(rebasing: buffer[offset..<min(buffer.count, offset + 64 * 1024)]))
+                var position = off_t(range.lowerBound)
+                let written = CMirrorShims_sendfile(connection.descriptor, file.descriptor, &position, Int(min(Int64(range.count), 1 << 20)))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno == EAGAIN || errno == EWOULDBLOCK ? .blocked : .failed
                 }
-                switch result {
-                case .done(let written): connection.output.consumeBytes(written)
-                case .wantWrite, .wantRead: return .blocked
-                case .closed, .failed: return .failed
-                }
-            } else {
-                switch first {
-                case .bytes(let bytes):
-                    let offset = connection.output.offset
-                    let written = bytes.withUnsafeBytes { buffer -> Int in
-                        guard let base = buffer.baseAddress else { return 0 }
-                        return send(connection.descriptor, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                guard written > 0 else { return .failed }  // the file shrank under us
+                connection.output.consumeFile(Int64(written))
+            case .bytes:
+                if let tls = connection.tls {
+                    let result = connection.output.withUnsentBytes { unsent in
+                        tls.write(UnsafeRawBufferPointer(rebasing: unsent[..<min(unsent.count, 64 * 1024)]))
+                    }
+                    switch result {
+                    case .done(let written): connection.output.consumeBytes(written)
+                    case .wantWrite, .wantRead: return .blocked
+                    case .closed, .failed: return .failed
+                    }
+                } else {
+                    let written = connection.output.withUnsentBytes { unsent in
+                        send(connection.descriptor, unsent.baseAddress, unsent.count, Int32(MSG_NOSIGNAL))
                     }
                     if written < 0 {
                         if errno == EINTR { continue }
                         return errno == EAGAIN || errno == EWOULDBLOCK ? .blocked : .failed
                     }
                     connection.output.consumeBytes(written)
-                case .file(let file, let range):
-                    var position = off_t(range.lowerBound)
-                    let written = CMirrorShims_sendfile(connection.descriptor, file.descriptor, &position, Int(min(Int64(range.count), 1 << 20)))
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return errno == EAGAIN || errno == EWOULDBLOCK ? .blocked : .failed
-                    }
-                    guard written > 0 else { return .failed }  // the file shrank under us
-                    connection.output.consumeFile(Int64(written))
                 }
             }
             connection.lastWriteProgress = now
             connection.lastActivity = now
         }
-        return .drained
     }
 
     /// Processes requests and writes until blocked or out of work, then sets timers and interest.

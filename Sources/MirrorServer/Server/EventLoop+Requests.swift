@@ -34,7 +34,8 @@ extension EventLoop {
     /// Queues a response (head, then body unless HEAD) and writes the access-log entry.
     func enqueue(_ response: Response, on connection: Connection, request: HTTPRequestHead?) {
         let keepAlive = (request?.keepAlive ?? false) && !stopping
-        connection.output.append(response.serializedHead(keepAlive: keepAlive, date: httpDate))
+        let dateLines = dateLines
+        connection.output.appendBytes { response.appendHead(to: &$0, keepAlive: keepAlive, dateLines: dateLines) }
         let isHead = request?.method == "HEAD"
         var ok = true
         if !isHead {

@@ -10,8 +10,10 @@ import Darwin
 ///
 /// Level-triggered epoll; interest is switched per connection (``Connection/interest``):
 /// reading stops while a connection is paused (awaiting a miss, closing, or above the output
-/// high-water mark) and EPOLLOUT is asked for only while output is queued. Everything here
-/// runs on the loop thread; other threads talk to it only through ``Mailbox``.
+/// high-water mark) and EPOLLOUT is asked for only while output is queued. Every wake-up
+/// starts a new ``Responder`` epoch (`current` re-read, remembered files forgotten), and so
+/// does every mailbox drain. Everything here runs on the loop thread; other threads talk to it
+/// only through ``Mailbox``.
 final class EventLoop: @unchecked Sendable {
     static let listenerID: UInt64 = 0
     static let wakeID: UInt64 = 1
@@ -31,7 +33,7 @@ final class EventLoop: @unchecked Sendable {
     var nextSweep: UInt64 = 0
     let scratch: UnsafeMutableRawBufferPointer
     private var dateSecond: Int = -1
-    private var dateText = ""
+    private var dateText: [UInt8] = []
     private let finished = DispatchSemaphore(value: 0)
 
     let headerTimeout: UInt64
@@ -76,6 +78,7 @@ final class EventLoop: @unchecked Sendable {
             let count = CMirrorShims_epoll_wait(epollDescriptor, &events, Int32(events.count), 100)
             if count < 0, errno != EINTR { break }
             now = monotonicNow()
+            responder.advanceEpoch()
             for index in 0..<max(0, Int(count)) {
                 let event = events[index]
                 switch event.data.u64 {
@@ -167,7 +170,10 @@ final class EventLoop: @unchecked Sendable {
     // MARK: Messages, timers, stop
 
     func handleMessages() {
-        for message in mailbox.drain() {
+        let messages = mailbox.drain()
+        // A miss handler stores its file before posting: look again for what it stored.
+        responder.advanceEpoch()
+        for message in messages {
             switch message {
             case .stop:
                 beginStop()
@@ -220,12 +226,12 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// The `Date` header value, formatted once per second.
-    var httpDate: String {
+    /// The `Date` and `Server` header lines, formatted once per second.
+    var dateLines: [UInt8] {
         let second = time(nil)
         if second != dateSecond {
             dateSecond = second
-            dateText = HTTPDate.format(Int64(second))
+            dateText = Response.dateLines(HTTPDate.format(Int64(second)))
         }
         return dateText
     }

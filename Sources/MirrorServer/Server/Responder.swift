@@ -12,6 +12,14 @@ enum ResponderOutcome {
 ///
 /// Order: method (405 for all but GET/HEAD), access token (401), path confinement (400),
 /// site routing, then the confined file lookup in the site's current snapshot.
+///
+/// Freshness works in epochs: the event loop calls ``advanceEpoch()`` after every
+/// `epoll_wait` and before handling mailbox messages. Within one epoch each site's `current`
+/// link is read once (``SiteMount``), and a file found by the confined lookup is remembered
+/// under the request's raw path, with its content type, for the other requests handled in
+/// the same wake-up (the ``FileMemo``). Every request whose bytes arrived after a file was
+/// replaced or `current` was switched is therefore answered from a fresh lookup, like
+/// nginx's `open_file_cache` with a validity of one wake-up instead of seconds.
 final class Responder {
     let configuration: ServerConfiguration
     let mounts: [SiteMount]
@@ -20,11 +28,21 @@ final class Responder {
     /// Set while answering a request again after the miss handler stored its file: no second
     /// miss, no staleness check.
     private var missesSuppressed = false
+    /// The current epoch (see the type's discussion).
+    private(set) var epoch: UInt64 = 0
+    /// Files found in this epoch, by raw request path.
+    private var memo = FileMemo()
 
     init(configuration: ServerConfiguration) {
         self.configuration = configuration
         mounts = configuration.sites.map(SiteMount.init)
         tokenGate = configuration.accessToken.map(TokenGate.init)
+    }
+
+    /// Starts a new epoch: `current` links are read again and remembered files forgotten.
+    func advanceEpoch() {
+        epoch &+= 1
+        memo.removeAll()
     }
 
     /// Answers a request again after a ``MissResult/retry``: from the snapshot only.
@@ -59,7 +77,7 @@ final class Responder {
         }
         switch configuration.layout {
         case .single:
-            return serve(path, in: mounts[0], prefix: [], query: head.query, request: head)
+            return serve(path, in: mounts[0], prefix: [], request: head)
         case .several:
             guard let name = path.segments.first else { return .response(siteIndex()) }
             guard let mount = mounts.first(where: { $0.site.name == name }) else { return .response(notFound(path)) }
@@ -67,28 +85,38 @@ final class Responder {
                 return .response(.redirect(301, to: path.encoded(trailingSlash: true) + (head.query.map { "?" + $0 } ?? "")))
             }
             let inner = RequestPath(segments: Array(path.segments.dropFirst()), trailingSlash: path.trailingSlash)
-            return serve(inner, in: mount, prefix: [name], query: head.query, request: head)
+            return serve(inner, in: mount, prefix: [name], request: head)
         }
     }
 
-    private func serve(_ path: RequestPath, in mount: SiteMount, prefix: [String], query: String?, request: HTTPRequestHead) -> ResponderOutcome {
-        let full = RequestPath(segments: prefix + path.segments, trailingSlash: path.trailingSlash)
+    private func serve(_ path: RequestPath, in mount: SiteMount, prefix: [String], request: HTTPRequestHead) -> ResponderOutcome {
+        var full: RequestPath { RequestPath(segments: prefix + path.segments, trailingSlash: path.trailingSlash) }
         if path.segments.first == "_mirror" { return .response(notFound(full)) }
-        guard let snapshot = mount.currentSnapshot() else { return miss(mount, path, full) }
-        switch snapshot.directory.lookup(path) {
-        case .file where !missesSuppressed && configuration.missHandler?.isStale(site: mount.site.name, path: "/" + path.relativePath) == true:
-            return .miss(site: mount.site.name, path: path.encoded(trailingSlash: path.trailingSlash))
-        case .file(let file):
-            let type = snapshot.contentTypes[file.relativePath] ?? mimeTypes.type(forFileName: file.relativePath)
-            let plan = FileResponsePlanner.plan(
-                method: request.method, requestHeaders: request.headers, metadata: file.metadata, contentType: type)
-            let body: ResponseBody = plan.body.map { .file(file, $0) } ?? .empty
-            return .response(Response(status: plan.status, headers: plan.headers, body: body))
-        case .directoryWithoutSlash:
-            return .response(.redirect(301, to: full.encoded(trailingSlash: true) + (query.map { "?" + $0 } ?? "")))
-        case .notFound:
-            return miss(mount, path, full)
+        guard let snapshot = mount.currentSnapshot(epoch: epoch) else { return miss(mount, path, full) }
+        let found: FileMemo.Entry
+        if let remembered = memo[request.path] {
+            found = remembered
+        } else {
+            switch snapshot.directory.lookup(path) {
+            case .file(let file):
+                let type = snapshot.contentTypes[file.relativePath] ?? mimeTypes.type(forFileName: file.relativePath)
+                found = FileMemo.Entry(file: file, contentType: type)
+                memo.remember(found, for: request.path)
+            case .directoryWithoutSlash:
+                return .response(.redirect(301, to: full.encoded(trailingSlash: true) + (request.query.map { "?" + $0 } ?? "")))
+            case .notFound:
+                return miss(mount, path, full)
+            }
         }
+        if !missesSuppressed, let handler = configuration.missHandler,
+           handler.isStale(site: mount.site.name, path: "/" + path.relativePath) {
+            return .miss(site: mount.site.name, path: path.encoded(trailingSlash: path.trailingSlash))
+        }
+        let plan = FileResponsePlanner.plan(
+            method: request.method, requestHeaders: request.headers, metadata: found.file.metadata,
+            validators: found.file.validators, contentType: found.contentType)
+        let body: ResponseBody = plan.body.map { .file(found.file, $0) } ?? .empty
+        return .response(Response(status: plan.status, headers: plan.headers, body: body))
     }
 
     private func miss(_ mount: SiteMount, _ path: RequestPath, _ full: RequestPath) -> ResponderOutcome {
@@ -104,7 +132,7 @@ final class Responder {
 
     private func siteIndex() -> Response {
         let rows = mounts.map { mount in
-            let snapshot = mount.currentSnapshot()
+            let snapshot = mount.currentSnapshot(epoch: epoch)
             return Pages.SiteRow(
                 name: mount.site.name, link: "/" + RequestPath.percentEncode(mount.site.name) + "/",
                 lastRefresh: snapshot?.lastRefresh, pageCount: snapshot?.pageCount)

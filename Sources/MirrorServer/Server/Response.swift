@@ -51,23 +51,44 @@ struct Response {
         }
     }
 
-    /// The status line and header section.
+    /// The status line and header section, appended to `out`.
     /// - Parameters:
+    ///   - out: the buffer to append to.
     ///   - keepAlive: whether the connection stays open.
-    ///   - date: the `Date` value.
-    func serializedHead(keepAlive: Bool, date: String) -> [UInt8] {
-        var text = "HTTP/1.1 \(status) \(HTTPStatus.phrase(status))\r\nDate: \(date)\r\nServer: mtls-mirror\r\n"
+    ///   - dateLines: the `Date` and `Server` lines, each ending in CRLF.
+    func appendHead(to out: inout [UInt8], keepAlive: Bool, dateLines: [UInt8]) {
+        out.reserveCapacity(out.count + 400)
+        out.append(ascii: "HTTP/1.1 ")
+        out.append(decimal: Int64(status))
+        out.append(0x20)
+        out.append(ascii: HTTPStatus.phrase(status))
+        out.appendCRLF()
+        out.append(contentsOf: dateLines)
         var hasLength = false
         for (name, value) in headers {
-            if name.asciiCaseInsensitiveEquals("Content-Length") { hasLength = true }
-            text += name + ": " + value + "\r\n"
+            if !hasLength, name.asciiCaseInsensitiveEquals("Content-Length") { hasLength = true }
+            out.append(ascii: name)
+            out.append(0x3A)
+            out.append(0x20)
+            out.append(ascii: value)
+            out.appendCRLF()
         }
         if !hasLength, status != 304, status >= 200 {
-            text += "Content-Length: \(bodyLength)\r\n"
+            out.append(ascii: "Content-Length: ")
+            out.append(decimal: bodyLength)
+            out.appendCRLF()
         }
-        text += Self.securityHeaders
-        text += keepAlive ? "" : "Connection: close\r\n"
-        text += "\r\n"
-        return Array(text.utf8)
+        out.append(contentsOf: Self.securityHeaderBytes)
+        if !keepAlive { out.append(ascii: "Connection: close\r\n") }
+        out.appendCRLF()
     }
+
+    /// The `Date` and `Server` lines for a formatted date.
+    /// - Parameter date: the `Date` value (IMF-fixdate).
+    static func dateLines(_ date: String) -> [UInt8] {
+        Array("Date: \(date)\r\nServer: mtls-mirror\r\n".utf8)
+    }
+
+    /// ``securityHeaders`` as bytes.
+    static let securityHeaderBytes = Array(securityHeaders.utf8)
 }
