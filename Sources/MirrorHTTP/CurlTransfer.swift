@@ -105,7 +105,7 @@ final class CurlTransfer: @unchecked Sendable {
         // 2.5 s against 5.7 s, because one connection funnels every frame through one socket.
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 0), "pipewait")
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1), "keepalive")
-        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 256 * 1024), "buffer size")
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 64 * 1024), "buffer size")
 
         let timeouts = request.timeouts
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(timeouts.connect * 1000)), "connect timeout")
@@ -143,8 +143,9 @@ final class CurlTransfer: @unchecked Sendable {
     func receiveHeader(_ line: UnsafeBufferPointer<UInt8>) {
         var end = line.count
         while end > 0, line[end - 1] == UInt8(ascii: "\n") || line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: line[0..<end]), as: UTF8.self)
-        if text.hasPrefix("HTTP/") {
+        if end >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
+           line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: line[0..<end]), as: UTF8.self)
             if profile != nil, !connectionRecorded {
                 // The connection may be reused (no handshake now): read its TLS parameters.
                 connectionRecorded = true
@@ -160,9 +161,18 @@ final class CurlTransfer: @unchecked Sendable {
             statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             return
         }
-        guard let colon = text.firstIndex(of: ":") else { return }
-        let name = String(text[..<colon]).trimmingCharacters(in: .whitespaces)
-        let value = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        // Split at the first colon and trim spaces and tabs, on bytes (this runs for every
+        // header of every response).
+        let bytes = UnsafeBufferPointer(rebasing: line[0..<end])
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        func trimmed(_ range: Range<Int>) -> String {
+            var lower = range.lowerBound, upper = range.upperBound
+            while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+            while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
+        }
+        let name = trimmed(0..<colon)
+        let value = trimmed((colon + 1)..<bytes.count)
         headers.append(name: name, value: value)
     }
 
@@ -258,7 +268,7 @@ final class CurlTransfer: @unchecked Sendable {
             url: request.url, status: status, headers: headers, body: body,
             bodyFile: nil, bodyBytes: bodyBytes, wireBytes: Int64(wire), sha256: hasher.finalizeHex(),
             httpVersion: httpVersion, tls: nil, totalTime: total, reusedConnection: connects == 0)
-        if case .file(let path) = request.destination, status < 400, request.method == .get {
+        if case .file(let path) = request.destination, (200...299).contains(status), request.method == .get {
             if !fileOpened {
                 // An empty body still produces an (empty) file.
                 let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)

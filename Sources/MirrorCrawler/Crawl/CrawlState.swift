@@ -15,6 +15,9 @@ actor CrawlState {
         let contentType: String?
         /// SHA-256 of the original body; the original is kept as `_mirror/raw/<sha256>`.
         let sha256: String
+        /// For a document revalidated with 304: its stored references (with the `+` requisite
+        /// marker), so that the rewrite can be skipped when none of them moved.
+        var unchangedReferences: [String]? = nil
     }
 
     private(set) var frontier: Frontier
@@ -116,7 +119,8 @@ actor CrawlState {
         entry.fetchedAt = Date()
         manifest.upsert(entry)
         if let documentKind, let localPath = previous.localPath, let url = WebURL(previous.url), let sha = previous.sha256 {
-            documents.append(Document(url: url, localPath: localPath, kind: documentKind, contentType: previous.contentType, sha256: sha))
+            documents.append(Document(url: url, localPath: localPath, kind: documentKind, contentType: previous.contentType,
+                                      sha256: sha, unchangedReferences: previous.references))
         }
     }
 

@@ -12,8 +12,9 @@ extension Crawler {
     /// core; each document is replaced atomically, and only if something changed.
     ///
     /// - Returns: how many documents were rewritten.
-    func rewriteDocuments(state: CrawlState, staging: StagingSnapshot, paths: [String: String]) async -> Int {
+    func rewriteDocuments(state: CrawlState, staging: StagingSnapshot, paths: [String: String], previous: PreviousSnapshot?) async -> Int {
         let documents = await state.documents
+        let previousPaths = previous?.localPaths() ?? [:]
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let fileSystem = staging.fileSystem
         return await withTaskGroup(of: Int.self) { group in
@@ -22,8 +23,13 @@ extension Crawler {
                     var count = 0
                     var index = worker
                     while index < documents.count {
-                        if (try? Self.rewrite(documents[index], fileSystem: fileSystem, paths: paths)) == true { count += 1 }
+                        let document = documents[index]
                         index += workers
+                        if let previous, Self.reuseRewritten(document, previous: previous, previousPaths: previousPaths,
+                                                             paths: paths, fileSystem: fileSystem) {
+                            continue
+                        }
+                        if (try? Self.rewrite(document, fileSystem: fileSystem, paths: paths)) == true { count += 1 }
                     }
                     return count
                 }
@@ -31,6 +37,30 @@ extension Crawler {
             var total = 0
             for await count in group { total += count }
             return total
+        }
+    }
+
+    /// Links the previous snapshot's rewritten copy of an unchanged document, when every URL it
+    /// refers to maps to the same local path (or to none) in both snapshots: rewriting it again
+    /// would give the same bytes. Returns false when the document must be rewritten.
+    static func reuseRewritten(
+        _ document: CrawlState.Document, previous: PreviousSnapshot, previousPaths: [String: String],
+        paths: [String: String], fileSystem: SecureFileSystem
+    ) -> Bool {
+        guard let references = document.unchangedReferences,
+              previousPaths[document.url.string] == document.localPath else { return false }
+        for reference in references {
+            let url = reference.hasPrefix("+") ? String(reference.dropFirst()) : reference
+            if previousPaths[url] != paths[url] { return false }
+        }
+        let directory = (document.localPath as NSString).deletingLastPathComponent
+        do {
+            try fileSystem.createDirectory(directory)
+            try hardLink(previous.fileSystem.absolutePath(document.localPath), fileSystem.absolutePath(document.localPath),
+                         path: document.localPath)
+            return true
+        } catch {
+            return false
         }
     }
 

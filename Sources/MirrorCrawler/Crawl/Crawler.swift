@@ -21,6 +21,8 @@ public final class Crawler: Sendable {
     private let progress: CrawlProgress?
     private let scope: CrawlScope
     private let mapper: PathMapper
+    /// Folders already created in the snapshot being built (saves a walk per linked file).
+    private let directories = CreatedDirectories()
 
     /// - Parameters:
     ///   - job: the site, scope and limits.
@@ -86,7 +88,7 @@ public final class Crawler: Sendable {
         let reserved = await state.reservePaths(mapper: mapper, taken: Set(paths.values))
         paths.merge(reserved) { existing, _ in existing }
         progress?.phase("rewriting links")
-        let rewritten = await rewriteDocuments(state: state, staging: staging, paths: paths)
+        let rewritten = await rewriteDocuments(state: state, staging: staging, paths: paths, previous: previous)
         var warnings: [String] = job.warnings
         do {
             try writeRootIndex(staging: staging, paths: paths)
@@ -285,10 +287,10 @@ public final class Crawler: Sendable {
         }
         if kind != nil, let sha = entry.sha256 {
             let raw = Self.rawPath(sha256: sha)
-            try staging.fileSystem.createDirectory("_mirror/raw")
+            try directories.ensure("_mirror/raw", in: staging.fileSystem)
             try Self.hardLink(previous.fileSystem.absolutePath(raw), staging.fileSystem.absolutePath(raw), path: raw)
         } else {
-            try staging.fileSystem.createDirectory((localPath as NSString).deletingLastPathComponent)
+            try directories.ensure((localPath as NSString).deletingLastPathComponent, in: staging.fileSystem)
             try Self.hardLink(previous.fileSystem.absolutePath(localPath), staging.fileSystem.absolutePath(localPath), path: localPath)
         }
         await state.revalidated(item, previous: entry, documentKind: kind)

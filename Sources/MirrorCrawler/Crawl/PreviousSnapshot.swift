@@ -36,6 +36,17 @@ struct PreviousSnapshot: Sendable {
         return entry
     }
 
+    /// URL → local path in the previous snapshot, as its documents were rewritten with: stored
+    /// and reserved paths, and redirects to them.
+    func localPaths() -> [String: String] {
+        var paths: [String: String] = [:]
+        for entry in manifest { if let path = entry.localPath { paths[entry.url] = path } }
+        for entry in manifest where entry.localPath == nil && entry.status.map({ (300...399).contains($0) }) == true {
+            if let target = entry.references.first, let path = paths[target] { paths[entry.url] = path }
+        }
+        return paths
+    }
+
     /// URLs stored in the previous snapshot that the new one no longer holds.
     func removedCount(comparedWith current: Manifest) -> Int {
         manifest.filter { entry in
