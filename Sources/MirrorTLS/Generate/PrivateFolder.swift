@@ -5,9 +5,9 @@ import Glibc
 
 /// A folder only its owner can enter (0700), into which files are written readable only by
 /// their owner (0600), each replaced atomically (temporary file, then `rename`).
-struct PrivateFolder: Sendable {
+public struct PrivateFolder: Sendable {
     /// The folder's path.
-    let path: String
+    public let path: String
 
     /// Creates the folder (and missing parents) or adopts an existing one, and makes it 0700.
     ///
@@ -15,7 +15,7 @@ struct PrivateFolder: Sendable {
     /// - Throws: ``CertificateGenerationError/directoryUnusable(path:reason:)`` when it cannot be
     ///   created, is a symbolic link or not a folder, belongs to another user, or cannot be
     ///   made private.
-    init(_ path: String) throws(CertificateGenerationError) {
+    public init(_ path: String) throws(CertificateGenerationError) {
         self.path = path
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
@@ -33,12 +33,15 @@ struct PrivateFolder: Sendable {
     }
 
     /// The path of `name` inside the folder.
-    func file(_ name: String) -> String { path + "/" + name }
+    public func file(_ name: String) -> String { path + "/" + name }
 
     /// Writes `bytes` to `name` with mode 0600, replacing any earlier file atomically.
     ///
+    /// - Parameters:
+    ///   - bytes: the content.
+    ///   - name: a file name inside the folder (no `/`).
     /// - Throws: ``CertificateGenerationError/writeFailed(path:reason:)``.
-    func write(_ bytes: [UInt8], to name: String) throws(CertificateGenerationError) {
+    public func write(_ bytes: [UInt8], to name: String) throws(CertificateGenerationError) {
         let target = file(name)
         let temporary = file(".\(name).tmp-\(getpid())")
         unlink(temporary)
