@@ -10,5 +10,6 @@
 #include "CMirrorShims_libxml2.h"
 #include "CMirrorShims_sys.h"
 #include "CMirrorShims_fs.h"
+#include "CMirrorShims_x509gen.h"
 
 #endif
