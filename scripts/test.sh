@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test of mtls-mirror: installs what is missing, builds, and runs the unit,
-# integration (real nginx with client-certificate auth) and end-to-end tests.
+# Runs every test of mtls-mirror: installs what is missing, builds, runs the unit, integration
+# (real nginx with client-certificate auth, headless Chromium) and end-to-end tests, then runs
+# the README's first command (the demo) in a fresh output folder with a bounded lifetime and
+# checks that the demo mirror was built and served.
 #
 # Usage: scripts/test.sh
 set -euo pipefail
@@ -8,3 +10,28 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 swift build
 swift test --no-parallel 2>&1 | tee .build/test-output.txt
+status=${PIPESTATUS[0]}
+[ "$status" -eq 0 ] || exit "$status"
+
+echo "== demo (README's first command) with a bounded lifetime"
+work=$(mktemp -d /tmp/mtls-mirror-demo-test.XXXXXX)
+trap 'kill "$demo_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+timeout 300 bash scripts/demo.sh -o "$work/output" --port "$port" --max-requests 3 --exit-after 240 >"$work/demo.out" 2>"$work/demo.err" &
+demo_pid=$!
+for _ in $(seq 600); do grep -q '^Open http' "$work/demo.out" 2>/dev/null && break; sleep 0.5; done
+grep -q '^Open http' "$work/demo.out" || { echo "demo did not start"; cat "$work/demo.err"; exit 1; }
+url=$(sed -n 's/^Open \(http[^ ]*\).*/\1/p' "$work/demo.out")
+pages=0
+for path in "" "index.html"; do
+    code=$(curl -s -o "$work/page.html" -w '%{http_code}' "$url$path")
+    [ "$code" = 200 ] || { echo "demo served $url$path with HTTP $code"; exit 1; }
+    grep -qi '<html' "$work/page.html" || { echo "demo page $url$path is not HTML"; exit 1; }
+    pages=$((pages + 1))
+done
+curl -s -o /dev/null "$url" || true
+wait "$demo_pid"
+test -f "$work/output/demo/current/index.html" || { echo "no demo mirror at $work/output/demo/current"; exit 1; }
+test -f "$work/output/demo/current/_mirror/manifest.tsv" || { echo "no demo manifest"; exit 1; }
+grep -q 'https://localhost' "$work/output/demo/current/_mirror/manifest.tsv" || { echo "demo manifest lists no page"; exit 1; }
+echo "demo: mirror built in $work/output/demo/current and $pages pages served"

@@ -5,11 +5,14 @@ import MirrorHTTP
 
 /// The commands, in the order `--help` lists them.
 enum Command: String, CaseIterable {
-    case mirror, refresh, serve, snapshots, rollback, schedule, fetch, inspect
+    case demo, mirror, refresh, serve, snapshots, rollback, schedule, fetch, inspect, `init`, man
 
     var spec: CommandSpec {
         switch self {
+        case .demo: DemoCommand.spec
         case .mirror: MirrorCommand.spec
+        case .`init`: InitCommand.spec
+        case .man: ManCommand.spec
         case .refresh: RefreshCommand.spec
         case .serve: ServeCommand.spec
         case .snapshots: SnapshotsCommand.spec
@@ -109,6 +112,9 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
         let parsed = try ArgumentParser.parse(rest, spec: command.spec)
         let code: ExitCode
         switch command {
+        case .demo: code = try await DemoCommand(arguments: parsed, logger: logger).run()
+        case .`init`: code = try await InitCommand(arguments: parsed, logger: logger).run()
+        case .man: code = try await ManCommand(arguments: parsed, logger: logger).run()
         case .mirror: code = try await Interruption.run { try await MirrorCommand(arguments: parsed, logger: logger).run() }
         case .refresh: code = try await Interruption.run { try await RefreshCommand(arguments: parsed, logger: logger).run() }
         case .serve: code = try await ServeCommand(arguments: parsed, logger: logger).run()

@@ -31,7 +31,7 @@ struct DemoCommand {
         options: [
             OptionSpec("output", short: "o", value: "DIR", help: "Output root (default ./output); the mirror goes to DIR/demo, the PKI to DIR/demo/.pki."),
             OptionSpec("port", short: "p", value: "PORT", help: "Local server port (default 8080, or a free one when 8080 is busy; 0 picks a free one)."),
-            OptionSpec("origin-port", value: "PORT", help: "The embedded origin's port (default: a free one)."),
+            OptionSpec("origin-port", value: "PORT", help: "The embedded origin's port (default 8443, the one ./config.json names; a free one when 8443 is busy)."),
             OptionSpec("live", help: "Serve with live fetch on: pages missing from the mirror are fetched from the origin over mTLS."),
             OptionSpec("exit-after", value: "SECONDS", help: "Stop by itself after serving for SECONDS (for scripts and CI)."),
             OptionSpec("max-requests", value: "N", help: "Stop after the local server has answered N requests (for scripts and CI)."),
@@ -78,7 +78,7 @@ struct DemoCommand {
             return UInt16(number)
         }
         options.port = try port("port")
-        options.originPort = try port("origin-port") ?? 0
+        options.originPort = try port("origin-port") ?? (Self.portIsFree(8443) ? 8443 : 0)
         options.live = arguments.flag("live")
         options.exitAfter = try arguments.double("exit-after")
         if let n = try arguments.int("max-requests") {
@@ -114,7 +114,9 @@ struct DemoCommand {
         job.jobs = 4
         let client = HTTPClient(configuration: .init(maxConnectionsPerHost: 4, maxTotalConnections: 4))
         defer { client.shutdown() }
-        let crawl = Task { [job, logger] in try await MirrorCommand.runSite(job, security: security, client: client, logger: logger) }
+        let crawl = Task { [job, logger] in
+            try await SiteRun(job: job, security: security, client: client, logger: logger, keep: 3).execute(command: "demo")
+        }
         stop.onStop { crawl.cancel() }
         let mirrorCode: ExitCode
         do {
@@ -128,5 +130,22 @@ struct DemoCommand {
 
         // 4. Serve the mirror, as `serve` does, until stopped.
         return try await serve(options, job: job, security: security, client: client, origin: origin, pki: pki, stop: stop)
+    }
+}
+
+extension DemoCommand {
+    /// Whether nothing listens on 127.0.0.1:`port` (a connect attempt is refused).
+    static func portIsFree(_ port: UInt16) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return connected != 0
     }
 }

@@ -48,7 +48,7 @@ public enum ConfigError: DiagnosableError, Equatable {
         case .invalidJSON:
             return "config.json is strict JSON: no comments or trailing commas (use \"$comment\" keys for notes)"
         case .invalid, .missing:
-            return "see the config reference in README.md; `mtls-mirror config --print` shows the effective values"
+            return "see the config reference in README.md (section \"config.json reference\")"
         case .unknownKey:
             return "keys are case-sensitive; keys starting with $ are ignored and can hold comments"
         case .literalSecret:

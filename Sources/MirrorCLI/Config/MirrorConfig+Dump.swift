@@ -1,6 +1,6 @@
 extension MirrorConfig {
     /// The effective config as pretty JSON, with every default filled in and every path absolute,
-    /// for `mtls-mirror config --print`.
+    /// for diagnostics and tests.
     ///
     /// Secrets are shown only as the references the config holds (`{"env": "VAR"}`); the config
     /// never contains their values. The output is itself a valid config that loads to an equal value.
