@@ -198,7 +198,7 @@ final class RunLog: @unchecked Sendable {
             #!/bin/sh
             printf '%s\\n' "$@" > "\(folder.path)/args"
             grep -E '^Sig(Ign|Blk):' /proc/self/status > "\(folder.path)/signals"
-            cat > "\(folder.path)/stdin"
+            readlink /proc/$$/fd/0 > "\(folder.path)/stdin"
             \(code)
             """.utf8).write(to: URL(fileURLWithPath: path))
         chmod(path, 0o700)
@@ -216,7 +216,8 @@ final class RunLog: @unchecked Sendable {
         #expect(code == .partial)
         let args = try String(contentsOfFile: folder.path + "/args", encoding: .utf8)
         #expect(args == "--log-format\njson\n--quiet\nrefresh\n--config\n/etc/c.json\n-o\n/srv/out\nintranet\n")
-        #expect(try String(contentsOfFile: folder.path + "/stdin", encoding: .utf8).isEmpty)
+        // Standard input is /dev/null: a refresh never waits for a terminal.
+        #expect(try String(contentsOfFile: folder.path + "/stdin", encoding: .utf8) == "/dev/null\n")
         // The child must not inherit an ignored or blocked SIGINT (bit 2) / SIGTERM (bit 15).
         let signals = try String(contentsOfFile: folder.path + "/signals", encoding: .utf8)
         for line in signals.split(separator: "\n") {
