@@ -144,7 +144,7 @@ import Testing
         let fixture = try ConfigFixture()
         let config = try fixture.load(#"{"sites": [{"name": "a", "start": ["https://a.example/"]}]}"#)
         let start = try #require(WebURL("https://a.example/"))
-        #expect(config == MirrorConfig(output: fixture.path + "/output", jobs: 8, sites: [SiteConfig(name: "a", start: [start])]))
+        #expect(config == MirrorConfig(output: fixture.path + "/output", jobs: 16, sites: [SiteConfig(name: "a", start: [start])]))
 
         let site = config.sites[0]
         #expect(site.identity == nil && site.identityHosts.isEmpty)
@@ -154,7 +154,7 @@ import Testing
         #expect(site.limits.maxFileSize == 268_435_456 && site.limits.maxHTMLBytes == 33_554_432)
         #expect(site.limits.maxPages == nil && site.limits.maxBytes == nil)
         #expect(site.limits.maxRedirects == 10 && site.limits.maxURLLength == 8192 && site.limits.maxDecompressionRatio == 200)
-        #expect(site.limits.perHostConnections == 8 && site.limits.retries == 2)
+        #expect(site.limits.perHostConnections == 16 && site.limits.retries == 2)
         #expect(site.limits.connectTimeout == 15 && site.limits.idleTimeout == 30 && site.limits.totalTimeout == 600)
         #expect(site.http.headers.isEmpty && site.http.userAgent == nil && site.http.cookies == nil && !site.http.allowDowngrade)
         #expect(site.refresh.every == nil && site.refresh.jitter == 0 && site.refresh.keep == 5 && site.refresh.expiryWarningDays == 30)

@@ -15,7 +15,7 @@ public struct LimitsConfig: Sendable, Equatable {
     /// Biggest HTML document handed to the parser. Default 32 MiB.
     public var maxHTMLBytes: Int64 = 32 << 20
     /// Concurrent connections per host (1…64). Default 8.
-    public var perHostConnections = 8
+    public var perHostConnections = 16
     /// Time to establish a connection. Default 15 s.
     public var connectTimeout = 15.0
     /// Longest pause without data. Default 30 s.

@@ -18,6 +18,18 @@ public final class CrawlProgress: @unchecked Sendable {
         tty = Terminal.isTTY(fileDescriptor) && logger.format == .text
     }
 
+    private var lastUpdate = Date.distantPast
+
+    /// Whether an update is due (at most five a second).
+    func due() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        guard now.timeIntervalSince(lastUpdate) >= 0.2 else { return false }
+        lastUpdate = now
+        return true
+    }
+
     func update(_ stats: FrontierStats, failed: Int) {
         lock.lock()
         defer { lock.unlock() }

@@ -46,11 +46,39 @@ actor CrawlState {
 
     func next() -> FrontierAction {
         let action = frontier.next()
-        if case .finished(let reason) = action { finishReason = reason }
+        if case .finished(let reason) = action {
+            finishReason = reason
+            wakeWaiters()
+        }
         return action
     }
 
-    func cancel() { frontier.cancel() }
+    func cancel() {
+        frontier.cancel()
+        wakeWaiters()
+    }
+
+    /// Workers with nothing to do (the queue is empty, fetches are in flight) park here until
+    /// the frontier changes: an item completes or fails, which may queue links or end the crawl.
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    /// The next fetch, or the end of the crawl; parks while the queue is empty and fetches are
+    /// in flight. Checking and parking happen in one actor turn, so no wake-up is missed.
+    func nextAction() async -> FrontierAction {
+        while true {
+            let action = next()
+            guard case .wait = action else { return action }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+    }
+
+    private func wakeWaiters() {
+        let parked = waiters
+        waiters.removeAll()
+        for waiter in parked { waiter.resume() }
+    }
+
+    var failureCount: Int { failures.count }
 
     /// A failure that makes the whole run pointless (the disk is full): the crawl stops, and
     /// the run publishes nothing.
@@ -59,6 +87,7 @@ actor CrawlState {
     func abort(_ error: StoreError) {
         if fatal == nil { fatal = error }
         frontier.cancel()
+        wakeWaiters()
     }
 
     func temporaryName() -> String {
@@ -82,6 +111,7 @@ actor CrawlState {
         changes[change, default: 0] += 1
         offer(links, from: item)
         frontier.complete(item, bytes: response.bodyBytes)
+        wakeWaiters()
         bytes += response.bodyBytes
         if item.isRequisite { requisites += 1 } else { pages += 1 }
         var references: [String] = []
@@ -113,6 +143,7 @@ actor CrawlState {
         }
         offer(links, from: item)
         frontier.complete(item, bytes: 0)
+        wakeWaiters()
         if item.isRequisite { requisites += 1 } else { pages += 1 }
         changes[.unchanged, default: 0] += 1
         var entry = previous
@@ -137,16 +168,19 @@ actor CrawlState {
     /// A redirect target that was fetched elsewhere: nothing more to do for `item`.
     func completeAlias(_ item: FrontierItem) {
         frontier.complete(item, bytes: 0)
+        wakeWaiters()
     }
 
     /// A URL of the previous snapshot answered 404/410: it is left out of the new snapshot
     /// (counted as removed), and links to it keep a reserved local path.
     func gone(_ item: FrontierItem) {
         frontier.fail(item)
+        wakeWaiters()
     }
 
     func failed(_ item: FrontierItem, kind: String, cause: String) {
         frontier.fail(item)
+        wakeWaiters()
         failures.append(.init(url: item.url.string, kind: kind, cause: cause, referrer: item.referrer?.string))
         manifest.upsert(ManifestEntry(
             url: item.url, localPath: nil, status: nil, contentType: nil, length: nil, sha256: nil,

@@ -138,30 +138,28 @@ public final class Crawler: Sendable {
 
     // MARK: Crawl phase
 
+    /// Runs `jobs` workers; each takes the next URL from the frontier as soon as it is done with
+    /// its last one. No central dispatcher: with a 2-thread cooperative pool busy parsing HTML, a
+    /// single driver task could not refill the transfer slots fast enough under latency.
     private func crawl(state: CrawlState, staging: StagingSnapshot, previous: PreviousSnapshot?) async {
+        let workers = max(1, job.jobs)
         await withTaskGroup(of: Void.self) { group in
-            var running = 0
-            var lastProgress = Date.distantPast
-            while true {
-                if Task.isCancelled { await state.cancel() }
-                var finished = false
-                while running < max(1, job.jobs) {
-                    let action = await state.next()
-                    if case .fetch(let item) = action {
-                        running += 1
-                        group.addTask { await self.process(item, state: state, staging: staging, previous: previous) }
-                    } else {
-                        if case .finished = action { finished = true }
-                        break
+            for _ in 0..<workers {
+                group.addTask {
+                    while true {
+                        if Task.isCancelled { await state.cancel() }
+                        switch await state.nextAction() {
+                        case .fetch(let item):
+                            await self.process(item, state: state, staging: staging, previous: previous)
+                            if let progress = self.progress, progress.due() {
+                                progress.update(await state.stats, failed: await state.failureCount)
+                            }
+                        case .wait:
+                            continue  // nextAction() parks instead of answering .wait
+                        case .finished:
+                            return
+                        }
                     }
-                }
-                if finished && running == 0 { break }
-                if running == 0 { continue }
-                await group.next()
-                running -= 1
-                if let progress, Date().timeIntervalSince(lastProgress) > 0.2 {
-                    lastProgress = Date()
-                    progress.update(await state.stats, failed: await state.failures.count)
                 }
             }
         }

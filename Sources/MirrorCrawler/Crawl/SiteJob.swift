@@ -36,7 +36,7 @@ public struct SiteJob: Sendable {
         self.outputRoot = outputRoot
         scope = ScopeConfiguration()
         limits = CrawlLimits()
-        jobs = 8
+        jobs = 16
         respectRobots = true
         userAgent = HTTPRequest.defaultUserAgent
         headers = []
@@ -71,7 +71,7 @@ public struct CrawlLimits: Sendable, Equatable {
     public var maxURLLength: Int = 8192
     public var maxDecompressionRatio: Double = 200
     public var timeouts = HTTPRequest.Timeouts()
-    public var perHostConnections: Int = 8
+    public var perHostConnections: Int = 16
 
     public init() {}
 }
