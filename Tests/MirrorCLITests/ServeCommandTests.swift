@@ -190,6 +190,40 @@ import Testing
         check(result.stderr)
     }
 
+    @Test func liveModeServesAStaleCopyWithANoticeWhenTheOriginFails() async throws {
+        let origin = try NginxFixture(.mtls)
+        try origin.site.write("index.html", "<!doctype html><html><body><h1>home</h1><a href=news.html>news</a></body></html>")
+        try origin.site.write("news.html", "<!doctype html><html><body><p>news of the day</p></body></html>")
+        let output = try TemporaryDirectory()
+        let environment = ["SERVE_TEST_PASS": origin.pki.password, "NO_COLOR": "1"]
+        let mirrored = runner.run(["mirror", origin.url(.mtls), "-o", output.path, "--name", "site"] + tlsArguments(origin.pki),
+                                  environment: environment, timeout: 120)
+        #expect(mirrored.exitCode == 0, "\(mirrored)")
+        let port = FreePort.allocate()
+        let runner = self.runner
+        let process = Task.detached {
+            runner.run(["serve", "-o", output.path, "--port", String(port), "--live", "--max-age", "1s", "--exit-after", "60"]
+                       + ["--cacert", origin.pki.path("server-root.pem"), "--cert", origin.pki.path("client.p12"), "--pass-env", "SERVE_TEST_PASS"],
+                       environment: environment, timeout: 90)
+        }
+        let served = Served(output: output, port: port, process: process)
+        for _ in 0..<100 where !FreePort.isAccepting(port) { try await Task.sleep(nanoseconds: 50_000_000) }
+        // Older than --max-age and the origin still has it: fetched again, served fresh.
+        try await Task.sleep(nanoseconds: 1_200_000_000)
+        try origin.site.write("news.html", "<!doctype html><html><body><p>news, second edition</p></body></html>")
+        let fresh = try curl(served.base + "/news.html")
+        #expect(fresh.status == 200)
+        #expect(fresh.body.contains("second edition"), "\(fresh.body)")
+        // Older than --max-age and the origin fails: the stored copy, with a visible notice.
+        try await Task.sleep(nanoseconds: 1_200_000_000)
+        try origin.site.remove("news.html")
+        let stale = try curl(served.base + "/news.html")
+        #expect(stale.status == 200)
+        #expect(stale.body.contains("second edition"))
+        #expect(stale.body.contains("the origin could not be reached"), "\(stale.body)")
+        await stop(served)
+    }
+
     @Test func remoteBindNeedsAllowRemote() throws {
         let output = try TemporaryDirectory()
         try FileManager.default.createDirectory(at: output.url.appendingPathComponent("x/snapshots/1"), withIntermediateDirectories: true)

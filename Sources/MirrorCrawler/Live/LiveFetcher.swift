@@ -68,6 +68,11 @@ public actor LiveFetcher {
         }
         mapper = PathMapper(primaryOrigin: primary)
         freshness = FreshnessIndex(maxAge: maxAge)
+        // Load the current snapshot now: the server asks `isStale` before any miss.
+        if let loaded = Self.load(from: store) {
+            (loadedID, fileSystem, manifest, urlByPath) = (loaded.id, loaded.fileSystem, loaded.manifest, loaded.urlByPath)
+            freshness.replace(loaded.times)
+        }
     }
 
     /// Whether the file at `path` (below the site, starting with `/`) is older than the max age.
@@ -239,20 +244,32 @@ public actor LiveFetcher {
 
     /// Loads the current snapshot's manifest when `current` changed (a refresh published).
     private func reloadIfNeeded() {
-        guard let id = store.currentID, id != loadedID, let path = store.currentPath else { return }
-        guard let fileSystem = try? SecureFileSystem(root: path, create: false, syncEachFile: true) else { return }
-        let loaded = (try? Manifest.loadIfPresent(from: fileSystem, at: "_mirror/manifest.tsv")) ?? nil
-        manifest = loaded ?? Manifest()
-        urlByPath = [:]
+        guard let id = store.currentID, id != loadedID, let loaded = Self.load(from: store) else { return }
+        (loadedID, fileSystem, manifest, urlByPath) = (loaded.id, loaded.fileSystem, loaded.manifest, loaded.urlByPath)
+        freshness.replace(loaded.times)
+    }
+
+    private struct Loaded {
+        let id: String
+        let fileSystem: SecureFileSystem
+        let manifest: Manifest
+        let urlByPath: [String: String]
+        let times: [String: Date]
+    }
+
+    /// The current snapshot's manifest, its path → URL index and the fetch time of each file.
+    private static func load(from store: SnapshotStore) -> Loaded? {
+        guard let id = store.currentID, let path = store.currentPath,
+              let fileSystem = try? SecureFileSystem(root: path, create: false, syncEachFile: true) else { return nil }
+        let manifest = ((try? Manifest.loadIfPresent(from: fileSystem, at: "_mirror/manifest.tsv")) ?? nil) ?? Manifest()
+        var urlByPath: [String: String] = [:]
         var times: [String: Date] = [:]
         for entry in manifest {
             guard let local = entry.localPath else { continue }
             if urlByPath[local] == nil || entry.status != nil { urlByPath[local] = entry.url }
             if let fetched = entry.fetchedAt, entry.status != nil { times[local] = fetched }
         }
-        freshness.replace(times)
-        self.fileSystem = fileSystem
-        loadedID = id
+        return Loaded(id: id, fileSystem: fileSystem, manifest: manifest, urlByPath: urlByPath, times: times)
     }
 
     static func relative(_ path: String) -> String {
