@@ -310,13 +310,20 @@ public final class Crawler: Sendable {
     ) async throws {
         let contentType = response.headers["Content-Type"]
         let localPath = mapper.relativePath(for: finalURL, contentType: contentType)
-        try staging.fileSystem.adopt(temporaryPath: temporaryPath, as: localPath)
+        let type = DocumentType(mediaType: response.mediaType, path: finalURL.path)
+        // Documents are parsed from the download before it moves (no second folder walk).
+        let bytes: [UInt8] = type == .other ? [] : try Self.readDownload(temporaryPath)
+        try directories.ensure((localPath as NSString).deletingLastPathComponent, in: staging.fileSystem)
+        // The staging folder is private (0700, made by this run, every folder created through
+        // SecureFileSystem), so a plain rename is as safe here as the confined adopt.
+        if rename(temporaryPath, staging.fileSystem.absolutePath(localPath)) != 0 {
+            throw StoreError.from(errno: errno, operation: "rename", path: localPath)
+        }
         var links: [DiscoveredLink] = []
         var kind: CrawlState.DocumentKind?
-        switch DocumentType(mediaType: response.mediaType, path: finalURL.path) {
+        switch type {
         case .html where response.bodyBytes <= job.limits.maxHTMLBytes:
             kind = .html
-            let bytes = try staging.fileSystem.read(localPath)
             let extraction = try HTMLExtractor.extract(bytes, contentType: contentType)
             let base = Self.baseURL(of: extraction, documentURL: finalURL)
             for reference in extraction.references where reference.kind != .base {
@@ -326,7 +333,6 @@ public final class Crawler: Sendable {
             }
         case .css:
             kind = .css
-            let bytes = try staging.fileSystem.read(localPath)
             for reference in CSSExtractor.extract(bytes) {
                 if let url = resolve(reference.value, against: finalURL) {
                     links.append(DiscoveredLink(url: url, isRequisite: true))
@@ -337,6 +343,24 @@ public final class Crawler: Sendable {
         }
         await state.stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links,
                            documentKind: kind, change: change)
+    }
+
+    /// Reads a finished download (a regular file this run created; symbolic links refused).
+    static func readDownload(_ path: String) throws(StoreError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw StoreError.from(errno: errno, operation: "open", path: path) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw StoreError.from(errno: errno, operation: "fstat", path: path) }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 { if errno == EINTR { continue }; throw StoreError.from(errno: errno, operation: "read", path: path) }
+            if n == 0 { break }
+            offset += n
+        }
+        return Array(bytes.prefix(offset))
     }
 
     private func resolve(_ value: String, against base: WebURL) -> WebURL? {
