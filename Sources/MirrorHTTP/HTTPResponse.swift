@@ -66,11 +66,14 @@ public struct HTTPResponse: Sendable {
 
     /// The media type without parameters, lower-cased (e.g. `text/html`).
     public var mediaType: String? {
-        headers["Content-Type"].map { value in
-            value.split(separator: ";", maxSplits: 1).first.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            } ?? ""
-        }
+        headers["Content-Type"].map(Self.mediaType(of:))
+    }
+
+    /// The media type of a `Content-Type` value: without parameters, trimmed, lower-cased.
+    public static func mediaType(of contentType: String) -> String {
+        contentType.split(separator: ";", maxSplits: 1).first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        } ?? ""
     }
 
     /// The body as text, for small error pages and diagnostics.

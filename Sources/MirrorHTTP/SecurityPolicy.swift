@@ -41,7 +41,7 @@ public final class SecurityPolicy: Sendable {
         if let profile = cache.profiles[key] { return profile }
         let evaluator: any ServerTrustEvaluating
         do {
-            evaluator = try trust.evaluator(forHost: HostScope.normalise(host))
+            evaluator = try trust.evaluator(forHost: host)  // the table normalises the name itself
         } catch {
             throw .serverTrust(url: url, error)
         }

@@ -276,7 +276,7 @@ public final class Crawler: Sendable {
         _ item: FrontierItem, entry: ManifestEntry, previous: PreviousSnapshot, state: CrawlState, staging: StagingSnapshot
     ) async throws {
         guard let localPath = entry.localPath else { return }
-        let type = DocumentType(mediaType: entry.contentType.map(Self.mediaType), path: item.url.path)
+        let type = DocumentType(mediaType: entry.contentType.map(HTTPResponse.mediaType(of:)), path: item.url.path)
         var kind: CrawlState.DocumentKind?
         switch type {
         case .html: kind = .html
@@ -298,10 +298,6 @@ public final class Crawler: Sendable {
         if link(source, destination) != 0, errno != EEXIST {
             throw StoreError.from(errno: errno, operation: "link", path: path)
         }
-    }
-
-    static func mediaType(_ contentType: String) -> String {
-        contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
     private func store(

@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCore
+import MirrorHTTP
 import MirrorStore
 
 /// The snapshot a run compares against: its manifest (validators, references) and its files
@@ -25,7 +26,7 @@ struct PreviousSnapshot: Sendable {
         guard let entry = manifest.entry(forKey: url.string), let status = entry.status, (200...299).contains(status),
               let localPath = entry.localPath, entry.etag != nil || entry.lastModified != nil
         else { return nil }
-        let isDocument = DocumentType(mediaType: entry.contentType.map(Crawler.mediaType), path: url.path) != .other
+        let isDocument = DocumentType(mediaType: entry.contentType.map(HTTPResponse.mediaType(of:)), path: url.path) != .other
         let needed: String?
         if isDocument {
             needed = entry.sha256.map { Crawler.rawPath(sha256: $0) }
