@@ -148,7 +148,7 @@ def refresh_table(args, runs):
 
 def main():
     parser = argparse.ArgumentParser()
-    for name in ("work", "pages", "expected-urls", "network", "jobs", "latency", "note", "connect"):
+    for name in ("work", "pages", "expected-urls", "network", "jobs", "mtls-jobs", "latency", "note", "connect"):
         parser.add_argument("--" + name, default="")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--refresh", type=int, default=0)
@@ -160,9 +160,10 @@ def main():
     print("### %s of a generated site (%s pages, %s reachable URLs), %s" % (
         kind, args.pages, args.expected_urls, args.network))
     print()
-    print("Machine: %s. mtls-mirror --jobs %s --per-host %s, wget2 --max-threads %s, wget single-threaded; "
+    mtls = "--jobs %s" % args.mtls_jobs if args.mtls_jobs else "with its defaults"
+    print("Machine: %s. mtls-mirror %s, wget2 --max-threads %s, wget single-threaded; "
           "%d run(s) per tool. One request on a new connection (curl connect / TLS done / total): %s s."
-          % (machine(), args.jobs, args.jobs, args.jobs, args.runs, args.connect))
+          % (machine(), mtls, args.jobs, args.runs, args.connect))
     if args.note and not args.refresh:
         print("mtls-mirror not measured: %s." % args.note)
     print()

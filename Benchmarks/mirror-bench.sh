@@ -6,7 +6,8 @@
 # Usage: Benchmarks/mirror-bench.sh [options]
 #   --pages N            pages in the generated site (default 2000)
 #   --runs N             runs per tool; the table shows the median wall time (default 3)
-#   --jobs N             mtls-mirror --jobs/--per-host and wget2 --max-threads (default 16)
+#   --jobs N             wget2 --max-threads (default 16)
+#   --mtls-jobs N        mtls-mirror --jobs (default: none given, so mtls-mirror's own default)
 #   --latency MS         origin round trip ≈ MS: tc netem in a network namespace when the kernel
 #                        has sch_netem (needs root), otherwise Benchmarks/delay-proxy.py
 #   --latency-proxy      always use delay-proxy.py (also with --latency 0: the proxy's overhead)
@@ -24,13 +25,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-pages=2000 runs=3 jobs=16 latency=0 netns=0 use_proxy=0 refresh=0 parallel_max=32 timeout_s=900 keep=0 build=1
+pages=2000 runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 parallel_max=32 timeout_s=900 keep=0 build=1
 bin="" tools="mtls-mirror,wget,wget2" meta_dir=_mirror
 while [ $# -gt 0 ]; do
     case "$1" in
         --pages) pages=$2; shift 2 ;;
         --runs) runs=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
+        --mtls-jobs) mtls_jobs=$2; shift 2 ;;
         --latency) latency=$2; shift 2 ;;
         --latency-proxy) use_proxy=1; shift ;;
         --netns) netns=1; shift ;;
@@ -181,7 +183,9 @@ wget_refresh_flags=()
 common_wget=(--mirror --page-requisites --convert-links --adjust-extension --no-parent --no-hsts
     "${wget_refresh_flags[@]}"
     --certificate="$pki/client-chain.pem" --private-key="$pki/client.key" --ca-certificate="$pki/server-root.pem")
-mtls_tls=(--cert "$pki/client.p12" --pass-env BENCH_P12_PASSWORD --cacert "$pki/server-root.pem" --jobs "$jobs" --per-host "$jobs")
+mtls_tls=(--cert "$pki/client.p12" --pass-env BENCH_P12_PASSWORD --cacert "$pki/server-root.pem")
+# mtls-mirror runs with its own defaults unless --mtls-jobs is given.
+[ -n "$mtls_jobs" ] && mtls_tls+=(--jobs "$mtls_jobs")
 
 # tool_command TOOL OUT PHASE: the command line of one run (PHASE mirror or refresh) in COMMAND.
 tool_command() {
@@ -277,22 +281,23 @@ done
 
 if [ "$refresh" = 0 ]; then
     # Runs alternate between the tools so that a slow spell of the machine does not hit one tool only.
+    # Every run writes into a folder of its own, and no output is deleted until the end: on ext4,
+    # files created within a minute or so of a mass deletion in the same block group cost far
+    # more (the inode allocator skips recently deleted inodes one by one), which would charge
+    # each run for the wipe of the run before it rather than for its own work.
     for run in $(seq "$runs"); do
         for tool in "${selected[@]}"; do
-            out=$work/out/$tool
-            rm -rf "$out"
+            out=$work/out/$tool-$run
             mkdir -p "$out"
             tool_command "$tool" "$out" mirror
             timed "$tool" "$run" mirror "${COMMAND[@]}"
             [ "$run" = "$runs" ] && check "$tool" "$out"
-            [ "$run" = "$runs" ] || rm -rf "$out"
         done
     done
 else
     for run in $(seq "$runs"); do
         for tool in "${selected[@]}"; do
-            out=$work/out/$tool
-            rm -rf "$out"
+            out=$work/out/$tool-$run  # a folder per run, deleted at the end (see above)
             mkdir -p "$out"
             tool_command "$tool" "$out" mirror
             timed "$tool" "$run" initial "${COMMAND[@]}"
@@ -303,7 +308,6 @@ else
             if [ "$tool" = mtls-mirror ]; then
                 echo "$(report_bytes "$out")" >"$work/mtls-mirror.refresh-bytes.$run"
             fi
-            rm -rf "$out"
         done
     done
     # The curl baseline: fetch every URL once to learn its ETag, then time conditional GETs.
@@ -357,5 +361,5 @@ network="loopback"
 [ "$netns" = 1 ] && [ "$latency" != 0 ] && network="network namespace, tc netem round trip ≈ ${latency} ms"
 [ "$use_proxy" = 1 ] && network="loopback through Benchmarks/delay-proxy.py, round trip ≈ ${latency} ms"
 python3 Benchmarks/bench-report.py --work "$work" --pages "$pages" --expected-urls "$expected_urls" \
-    --network "$network" --jobs "$jobs" --runs "$runs" --refresh "$refresh" --parallel-max "$parallel_max" \
+    --network "$network" --jobs "$jobs" --mtls-jobs "$mtls_jobs" --runs "$runs" --refresh "$refresh" --parallel-max "$parallel_max" \
     --latency "$latency" --note "$mtls_note" --connect "$measured"

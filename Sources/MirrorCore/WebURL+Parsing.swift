@@ -61,28 +61,43 @@ extension WebURL {
         while index < bytes.count, !ASCII.endsAuthority(bytes[index]) { index += 1 }
         let (host, port) = try parseAuthority(bytes[authorityStart..<index], scheme: scheme)
 
-        let pathStart = index
-        while index < bytes.count, bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") {
+        let (path, query, fragment) = parsePathQueryFragment(bytes[index...])
+        return WebURL(scheme: scheme, host: host, port: port, path: path, query: query, fragment: fragment)
+    }
+
+    /// Normalises what follows the authority: the path (slashes for backslashes, percent-encoding,
+    /// dot segments removed, `/` when empty), the query and the fragment (`nil` when empty).
+    static func parsePathQueryFragment(
+        _ bytes: ArraySlice<UInt8>
+    ) -> (path: String, query: String?, fragment: String?) {
+        var index = bytes.startIndex
+        while index < bytes.endIndex, bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") {
             index += 1
         }
-        let rawPath = bytes[pathStart..<index].map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 }
-        var path = removeDotSegments(normalizePercentEncoding(rawPath[...], allowed: ASCII.isPathCharacter))
+        let rawPath = bytes[bytes.startIndex..<index]
+        var path: String
+        if rawPath.contains(UInt8(ascii: "\\")) {
+            let slashed = rawPath.map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 }
+            path = removeDotSegments(normalizePercentEncoding(slashed[...], allowed: ASCII.isPathCharacter))
+        } else {
+            path = removeDotSegments(normalizePercentEncoding(rawPath, allowed: ASCII.isPathCharacter))
+        }
         if path.isEmpty { path = "/" }
 
         var query: String?
-        if index < bytes.count, bytes[index] == UInt8(ascii: "?") {
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "?") {
             let queryStart = index + 1
             index = queryStart
-            while index < bytes.count, bytes[index] != UInt8(ascii: "#") { index += 1 }
+            while index < bytes.endIndex, bytes[index] != UInt8(ascii: "#") { index += 1 }
             let text = normalizePercentEncoding(bytes[queryStart..<index], allowed: ASCII.isQueryCharacter)
             query = text.isEmpty ? nil : text
         }
         var fragment: String?
-        if index < bytes.count, bytes[index] == UInt8(ascii: "#") {
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "#") {
             let text = normalizePercentEncoding(bytes[(index + 1)...], allowed: ASCII.isQueryCharacter)
             fragment = text.isEmpty ? nil : text
         }
-        return WebURL(scheme: scheme, host: host, port: port, path: path, query: query, fragment: fragment)
+        return (path, query, fragment)
     }
 
     /// Splits `host[:port]`, validating and normalising both.
@@ -172,6 +187,10 @@ extension WebURL {
     static func normalizePercentEncoding(
         _ bytes: ArraySlice<UInt8>, allowed: (UInt8) -> Bool
     ) -> String {
+        // Most values need no change: one pass to check, one copy.
+        if bytes.allSatisfy({ $0 != UInt8(ascii: "%") && allowed($0) }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = bytes.startIndex
@@ -204,26 +223,35 @@ extension WebURL {
     /// at the end leaves a trailing slash; `..` never climbs above the root.
     static func removeDotSegments(_ path: String) -> String {
         guard path.hasPrefix("/") else { return path }
-        let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        var output: [ArraySlice<UInt8>] = []
-        output.reserveCapacity(segments.count)
-        for (position, segment) in segments.enumerated() {
-            let isLast = position == segments.count - 1
-            if segment.elementsEqual("..".utf8) {
-                if !output.isEmpty { output.removeLast() }
-                if isLast { output.append([][...]) }
-            } else if segment.elementsEqual(".".utf8) {
-                if isLast { output.append([][...]) }
+        // Fast path: no segment starts with a dot, so there is no dot segment to remove.
+        var previous: UInt8 = 0
+        var dotSegmentPossible = false
+        for byte in path.utf8 {
+            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: ".") { dotSegmentPossible = true; break }
+            previous = byte
+        }
+        if !dotSegmentPossible { return path }
+        // The output is built as "/seg/seg…"; `..` truncates it back to its last slash.
+        let input = Array(path.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count)
+        var start = 1  // after the leading slash
+        while true {
+            let end = input[start...].firstIndex(of: UInt8(ascii: "/")) ?? input.count
+            let isLast = end == input.count
+            let length = end - start
+            if length == 2, input[start] == UInt8(ascii: "."), input[start + 1] == UInt8(ascii: ".") {
+                if let slash = output.lastIndex(of: UInt8(ascii: "/")) { output.removeSubrange(slash...) }
+                if isLast { output.append(UInt8(ascii: "/")) }
+            } else if length == 1, input[start] == UInt8(ascii: ".") {
+                if isLast { output.append(UInt8(ascii: "/")) }
             } else {
-                output.append(ArraySlice(segment))
+                output.append(UInt8(ascii: "/"))
+                output += input[start..<end]
             }
+            if isLast { break }
+            start = end + 1
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(path.utf8.count)
-        for segment in output {
-            bytes.append(UInt8(ascii: "/"))
-            bytes.append(contentsOf: segment)
-        }
-        return bytes.isEmpty ? "/" : String(decoding: bytes, as: UTF8.self)
+        return output.isEmpty ? "/" : String(decoding: output, as: UTF8.self)
     }
 }

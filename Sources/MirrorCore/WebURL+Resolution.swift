@@ -60,27 +60,43 @@ extension WebURL {
             referenceFragment = tail.dropFirst()
         }
 
-        var target: [UInt8] = Array(origin.utf8)
+        // The result keeps this URL's scheme and authority: compose only what follows it.
+        var target: [UInt8] = []
+        target.reserveCapacity(path.utf8.count + bytes.count + (query?.utf8.count ?? 0) + 2)
         if referencePath.isEmpty {
-            target += Array(path.utf8)
+            target += path.utf8
             if let referenceQuery {
-                target += [UInt8(ascii: "?")] + referenceQuery
+                target.append(UInt8(ascii: "?"))
+                target += referenceQuery
             } else if let query {
-                target += [UInt8(ascii: "?")] + Array(query.utf8)
+                target.append(UInt8(ascii: "?"))
+                target += query.utf8
             }
         } else {
             if referencePath.first != UInt8(ascii: "/") {
                 // Merge (§5.2.3): the base path up to and including its last slash.
-                let basePath = Array(path.utf8)
-                let lastSlash = basePath.lastIndex(of: UInt8(ascii: "/")) ?? 0
-                target += basePath[...lastSlash]
+                let basePath = path.utf8
+                if let lastSlash = basePath.lastIndex(of: UInt8(ascii: "/")) {
+                    target += basePath[...lastSlash]
+                } else {
+                    target.append(UInt8(ascii: "/"))
+                }
             }
             target += referencePath
-            if let referenceQuery { target += [UInt8(ascii: "?")] + referenceQuery }
+            if let referenceQuery {
+                target.append(UInt8(ascii: "?"))
+                target += referenceQuery
+            }
         }
-        if let referenceFragment { target += [UInt8(ascii: "#")] + referenceFragment }
-        // Parsing the composed text removes dot segments and normalises encoding.
-        return try WebURL.parseAbsolute(target, maximumLength: maximumLength)
+        if let referenceFragment {
+            target.append(UInt8(ascii: "#"))
+            target += referenceFragment
+        }
+        let length = origin.utf8.count + target.count
+        guard length <= maximumLength else { throw .tooLong(length: length, limit: maximumLength) }
+        // Normalising the composed path removes dot segments and normalises encoding.
+        let (newPath, newQuery, newFragment) = WebURL.parsePathQueryFragment(target[...])
+        return WebURL(scheme: scheme, host: host, port: port, path: newPath, query: newQuery, fragment: newFragment)
     }
 
     /// The lower-cased scheme a reference starts with (`mailto`, `javascript`, `https`…), or

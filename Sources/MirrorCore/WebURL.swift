@@ -29,6 +29,11 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// The normalised fragment without its `#`, or `nil` when there is none (or it was empty).
     public let fragment: String?
 
+    /// The normalised serialisation, including the fragment when there is one. Built once:
+    /// it is the key of every table the crawler keeps, and it identifies the URL (equality and
+    /// hashing use it alone).
+    public let string: String
+
     /// The longest input, in UTF-8 bytes, that parsing accepts unless told otherwise.
     public static let defaultMaximumLength = 8192
 
@@ -40,7 +45,17 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         self.path = path
         self.query = query
         self.fragment = fragment
+        var text = scheme + "://" + host
+        if let port { text += ":" + String(port) }
+        text += path
+        if let query { text += "?" + query }
+        if let fragment { text += "#" + fragment }
+        string = text
     }
+
+    public static func == (lhs: WebURL, rhs: WebURL) -> Bool { lhs.string == rhs.string }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(string) }
 
     /// Parses an absolute `http` or `https` URL, or returns `nil` when it is not one.
     ///
@@ -72,15 +87,6 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The port that a connection uses: the explicit one or the scheme's default.
     public var effectivePort: Int { port ?? WebURL.defaultPort(forScheme: scheme) }
-
-    /// The normalised serialisation, including the fragment when there is one.
-    public var string: String {
-        var text = origin
-        text += path
-        if let query { text += "?" + query }
-        if let fragment { text += "#" + fragment }
-        return text
-    }
 
     /// `scheme://host[:port]`, the port only when it is not the default.
     public var origin: String {

@@ -27,6 +27,14 @@ public final class CookieJar: @unchecked Sendable {
         self.now = now
     }
 
+    /// Whether the jar holds no cookie at all (expired ones included): a cheap test that lets
+    /// a request skip cookie matching.
+    public var isEmpty: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cookies.isEmpty
+    }
+
     /// Every cookie currently held (expired ones removed).
     public var all: [Cookie] {
         lock.lock()
@@ -38,10 +46,17 @@ public final class CookieJar: @unchecked Sendable {
     /// Stores the `Set-Cookie` header values of a response from `url`.
     public func receive(setCookie values: [String], from url: URL) {
         guard let host = url.host?.lowercased() else { return }
+        receive(setCookie: values, host: host, path: url.path)
+    }
+
+    /// Stores `Set-Cookie` values of a response from `host` (lower-case) for a request path.
+    func receive(setCookie values: [String], host: String, path: String) {
+        guard !values.isEmpty else { return }
+        let url = (host: host, path: path)
         lock.lock()
         defer { lock.unlock() }
         for value in values {
-            guard let cookie = Self.parse(value, host: host, requestPath: url.path, now: now()) else { continue }
+            guard let cookie = Self.parse(value, host: url.host, requestPath: url.path, now: now()) else { continue }
             cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
             if let expires = cookie.expires, expires <= now() { continue }  // a deletion
             cookies.append(cookie)
@@ -51,10 +66,16 @@ public final class CookieJar: @unchecked Sendable {
     /// The `Cookie` header value for a request to `url`, or nil when no cookie applies.
     public func header(for url: URL) -> String? {
         guard let host = url.host?.lowercased() else { return nil }
-        let path = url.path.isEmpty ? "/" : url.path
-        let secure = url.scheme?.lowercased() == "https"
+        return header(host: host, path: url.path, secure: url.scheme?.lowercased() == "https")
+    }
+
+    /// The `Cookie` header value for a request to `host` (lower-case) and `path` over a secure
+    /// (`https`) or plain connection, or nil when no cookie applies.
+    func header(host: String, path requestPath: String, secure: Bool) -> String? {
+        let path = requestPath.isEmpty ? "/" : requestPath
         lock.lock()
         defer { lock.unlock() }
+        guard !cookies.isEmpty else { return nil }
         purge()
         let matching = cookies.filter { cookie in
             (cookie.hostOnly ? host == cookie.domain : Self.domainMatches(host, cookie.domain))

@@ -125,7 +125,7 @@ final class CurlTransfer: @unchecked Sendable {
         if let etag = request.ifNoneMatch { lines.append("If-None-Match: \(etag)") }
         if let date = request.ifModifiedSince { lines.append("If-Modified-Since: \(date)") }
         for line in lines {
-            guard !line.contains("\r"), !line.contains("\n") else {
+            guard !line.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else {
                 throw .invalidURL(url, reason: "a request header contains a line break")
             }
             guard let appended = curl_slist_append(headerList, line) else {

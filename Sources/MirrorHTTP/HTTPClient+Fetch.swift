@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 import MirrorTLS
 
 /// A fetch that followed redirects and retries: the final response plus what happened on the way.
@@ -43,12 +44,15 @@ extension HTTPClient {
         var chain = [request.url]
         while true {
             var attemptRequest = current
-            if let cookies, let url = URL(string: current.url), let header = cookies.header(for: url) {
+            // WebURL, not Foundation's URL: this runs for every request of a crawl.
+            if let cookies, !cookies.isEmpty, let parsed = WebURL(current.url),
+               let header = cookies.header(host: parsed.host, path: parsed.path, secure: parsed.scheme == "https") {
                 attemptRequest.headers.append(("Cookie", header))
             }
             let (response, attempts) = try await performWithRetries(attemptRequest, security: security, retries: retries, sleep: sleep)
-            if let cookies, let url = URL(string: current.url) {
-                cookies.receive(setCookie: response.headers.values("Set-Cookie"), from: url)
+            if let cookies, case let setCookie = response.headers.values("Set-Cookie"), !setCookie.isEmpty,
+               let parsed = WebURL(current.url) {
+                cookies.receive(setCookie: setCookie, host: parsed.host, path: parsed.path)
             }
             guard redirects.follow, let location = response.redirectLocation else {
                 return FetchResult(response: response, chain: chain, attempts: attempts)

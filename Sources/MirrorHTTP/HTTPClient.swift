@@ -107,18 +107,22 @@ struct RequestTarget {
     let host: String
     let port: Int
 
+    /// Parses with ``WebURL``, the parser the crawler's scope checks use, so that the host
+    /// the identity scope is checked against is the host the crawler decided on.
     init(_ url: String) throws(HTTPError) {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
+        let parsed: WebURL
+        do {
+            parsed = try WebURL.parse(url)
+        } catch .unsupportedScheme(let scheme) {
+            throw .invalidURL(url, reason: "unsupported scheme \"\(scheme)\"")
+        } catch .emptyHost {
+            throw .invalidURL(url, reason: "the URL has no host")
+        } catch {
             throw .invalidURL(url, reason: "not a valid absolute URL")
         }
-        guard scheme == "https" || scheme == "http" else {
-            throw .invalidURL(url, reason: "unsupported scheme \"\(scheme)\"")
-        }
-        guard let host = components.host, !host.isEmpty else {
-            throw .invalidURL(url, reason: "the URL has no host")
-        }
-        isHTTPS = scheme == "https"
-        self.host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        port = components.port ?? (isHTTPS ? 443 : 80)
-    }
-}
+        isHTTPS = parsed.scheme == "https"
+        var host = Substring(parsed.host)
+        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        self.host = String(host)
+        port = parsed.effectivePort
+    }}

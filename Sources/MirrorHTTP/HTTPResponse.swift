@@ -11,12 +11,27 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// The first value of `name`, compared case-insensitively.
     public subscript(_ name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        fields.first { Self.sameName($0.name, name) }?.value
     }
 
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// ASCII case-insensitive equality of two field names (RFC 9110 §5.1: names are tokens,
+    /// so no locale or Unicode folding applies; this runs for every header of every response).
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        var left = a.utf8.makeIterator()
+        var right = b.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case (let x?, let y?):
+                if x != y, x | 0x20 != y | 0x20 || !(0x61...0x7A).contains(x | 0x20) { return false }
+            default: return false
+            }
+        }
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
@@ -71,9 +86,10 @@ public struct HTTPResponse: Sendable {
 
     /// The media type of a `Content-Type` value: without parameters, trimmed, lower-cased.
     public static func mediaType(of contentType: String) -> String {
-        contentType.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        } ?? ""
+        var bytes = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }[...]
+        while let first = bytes.first, first == 0x20 || first == 0x09 { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes = bytes.dropLast() }
+        return String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The body as text, for small error pages and diagnostics.

@@ -12,37 +12,51 @@ extension PathMapper {
     ///   - fragment: the fragment to append after `#` (already URL-encoded, as in
     ///     ``WebURL/fragment``); `nil` or empty for none.
     public static func relativeLink(from source: String, to target: String, fragment: String?) -> String {
-        let sourceDirectory = components(of: source).dropLast()
-        let targetComponents = components(of: target)
+        let sourceBytes = Array(source.utf8)
+        let targetBytes = Array(target.utf8)
+        let sourceDirectory = components(of: sourceBytes).dropLast()
+        let targetComponents = components(of: targetBytes)
         let targetDirectory = targetComponents.dropLast()
         var common = 0
         while common < sourceDirectory.count, common < targetDirectory.count,
-              sourceDirectory[common] == targetDirectory[common] {
+              sourceDirectory[common].elementsEqual(targetDirectory[common]) {
             common += 1
         }
-        var link = String(repeating: "../", count: sourceDirectory.count - common)
-        link += targetComponents[common...].map(encodeForLink).joined(separator: "/")
-        if link.isEmpty { link = "./" }
-        if let fragment, !fragment.isEmpty {
-            link += "#" + encodeFragment(fragment)
+        var link: [UInt8] = []
+        link.reserveCapacity(targetBytes.count + 3 * (sourceDirectory.count - common) + 8)
+        for _ in common..<sourceDirectory.count { link += "../".utf8 }
+        for (position, component) in targetComponents[common...].enumerated() {
+            if position > 0 { link.append(UInt8(ascii: "/")) }
+            appendEncodedForLink(component, to: &link)
         }
-        return link
+        if link.isEmpty { link = Array("./".utf8) }
+        var text = String(decoding: link, as: UTF8.self)
+        if let fragment, !fragment.isEmpty {
+            text += "#" + encodeFragment(fragment)
+        }
+        return text
     }
 
-    static func components(of path: String) -> [String] {
-        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    /// The non-empty `/`-separated components of a path, as slices of its bytes.
+    static func components(of path: [UInt8]) -> [ArraySlice<UInt8>] {
+        path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
     }
 
-    /// Percent-encodes one path component for an href.
-    static func encodeForLink(_ component: String) -> String {
-        var out: [UInt8] = []
-        for byte in component.utf8 {
+    /// Appends one path component, percent-encoded for an href.
+    static func appendEncodedForLink(_ component: ArraySlice<UInt8>, to out: inout [UInt8]) {
+        for byte in component {
             if WebURLBytes.isUnreservedOrSubDelimiter(byte) {
                 out.append(byte)
             } else {
                 out += [UInt8(ascii: "%"), FileNameEncoding.hexDigit(byte >> 4), FileNameEncoding.hexDigit(byte & 0x0F)]
             }
         }
+    }
+
+    /// Percent-encodes one path component for an href.
+    static func encodeForLink(_ component: String) -> String {
+        var out: [UInt8] = []
+        appendEncodedForLink(Array(component.utf8)[...], to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 

@@ -85,6 +85,36 @@ import Glibc
         #expect(Self.problems(inSnapshot: current).isEmpty, "\(Self.problems(inSnapshot: current))")
     }
 
+    @Test func robotsTxtIsRevalidatedAndAChangeIsObeyed() throws {
+        let nginx = try NginxFixture(.mtls)
+        try Self.writeSite(nginx, pages: 3)
+        try nginx.site.write("robots.txt", "User-agent: *\nDisallow: /private/\n")
+        let output = try TemporaryDirectory()
+        #expect(mirror(nginx, output.path).exitCode == 0)
+        #expect(FileManager.default.fileExists(atPath: output.path + "/site/current/_mirror/robots.json"))
+
+        // Unchanged: robots.txt is asked for conditionally too, so not one body byte moves.
+        var before = nginx.accessLogEntries(for: .mtls).count
+        #expect(mirror(nginx, output.path).exitCode == 0)
+        var entries = Array(nginx.accessLogEntries(for: .mtls, atLeast: before + 8).dropFirst(before))
+        let robots = entries.filter { $0.target == "/robots.txt" }
+        #expect(robots.map(\.status) == [304])
+        #expect(entries.allSatisfy { $0.status == 304 }, "\(entries.map { ($0.target, $0.status) })")
+        #expect(try report(output.path)["bytes"] as? Int == 0)
+
+        // A changed robots.txt is fetched again and obeyed: p2 is no longer requested.
+        Thread.sleep(forTimeInterval: 1.1)  // nginx ETags use whole-second mtimes
+        try nginx.site.write("robots.txt", "User-agent: *\nDisallow: /p2.html\n")
+        before = nginx.accessLogEntries(for: .mtls).count
+        // Exit 10: partial, since a linked page was left out (by robots.txt, reported).
+        #expect(mirror(nginx, output.path).exitCode == 10)
+        entries = Array(nginx.accessLogEntries(for: .mtls, atLeast: before + 6).dropFirst(before))
+        #expect(entries.first { $0.target == "/robots.txt" }?.status == 200)
+        #expect(!entries.contains { $0.target == "/p2.html" })
+        let errors = try #require(try report(output.path)["errors"] as? [[String: Any]])
+        #expect(errors.contains { ($0["url"] as? String)?.hasSuffix("/p2.html") == true && $0["kind"] as? String == "robots" })
+    }
+
     @Test func twentyKillsNeverDamageTheServedSnapshot() throws {
         let nginx = try NginxFixture(.mtls)
         _ = try SiteGenerator.generate(into: nginx.site.root, pages: 120, seed: 11)

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCrawler
 
 /// The whole `config.json`: where mirrors go, how many transfers run at once, the sites, and
 /// the local server.
@@ -23,7 +24,7 @@ public struct MirrorConfig: Sendable, Equatable {
     static let maximumFileSize = 4 << 20
 
     /// Creates a config from parts (tests, `mirror URL` without a file).
-    public init(output: String, jobs: Int = 16, sites: [SiteConfig], serve: ServeConfig = ServeConfig(), warnings: [String] = []) {
+    public init(output: String, jobs: Int = SiteJob.defaultJobs, sites: [SiteConfig], serve: ServeConfig = ServeConfig(), warnings: [String] = []) {
         self.output = output
         self.jobs = jobs
         self.sites = sites

@@ -90,9 +90,12 @@ actor CrawlState {
         wakeWaiters()
     }
 
-    func temporaryName() -> String {
+    /// A fresh name for a download in progress inside `directory` (relative to the snapshot;
+    /// empty for its root). The `:` makes it a name that ``MirrorStore/PathMapper`` never
+    /// gives a mirrored file, so a download can never overwrite one.
+    func temporaryName(in directory: String) -> String {
         temporaryCounter += 1
-        return "_mirror/tmp/\(temporaryCounter)"
+        return directory.isEmpty ? ".part:\(temporaryCounter)" : "\(directory)/.part:\(temporaryCounter)"
     }
 
     func setRobots(_ rules: RobotsTxt, origin: String) { robots[origin] = rules }
@@ -137,7 +140,11 @@ actor CrawlState {
         var links: [DiscoveredLink] = []
         for reference in previous.references {
             let isRequisite = reference.hasPrefix("+")
-            if let url = WebURL(isRequisite ? String(reference.dropFirst()) : reference) {
+            let text = isRequisite ? String(reference.dropFirst()) : reference
+            // Stored references are normalised URL text without fragment: most are known by now
+            // (the stylesheet every page links), and need no parsing to be dropped.
+            if frontier.isSettled(text, isRequisite: isRequisite) { continue }
+            if let url = WebURL(text) {
                 links.append(DiscoveredLink(url: url, isRequisite: isRequisite))
             }
         }

@@ -68,7 +68,7 @@ public final class Crawler: Sendable {
             maxPages: job.limits.maxPages, maxBytes: job.limits.maxBytes, maxURLLength: job.limits.maxURLLength))
         frontier.seed(job.startURLs)
         let state = CrawlState(frontier: frontier)
-        if job.respectRobots { await loadRobots(into: state) }
+        if job.respectRobots { await loadRobots(into: state, staging: staging, previous: previous) }
 
         await crawl(state: state, staging: staging, previous: previous)
         if let fatal = await state.fatal {
@@ -79,6 +79,7 @@ public final class Crawler: Sendable {
             removeQuietly(staging.fileSystem.root)
             throw .cancelled
         }
+        directories.removeEmpty(in: staging.fileSystem)
         var paths = await state.localPaths()
         let startFailures = await startURLFailures(state: state, paths: paths)
         if startFailures.count == job.startURLs.count, let first = startFailures.first {
@@ -165,18 +166,34 @@ public final class Crawler: Sendable {
         }
     }
 
-    private func loadRobots(into state: CrawlState) async {
+    /// Fetches robots.txt of every start origin, conditionally when the previous snapshot
+    /// kept it (``StoredRobots``): a `304` reuses the stored body. The files are kept in the new
+    /// snapshot for the next run.
+    private func loadRobots(into state: CrawlState, staging: StagingSnapshot, previous: PreviousSnapshot?) async {
         var origins: [String: WebURL] = [:]
         for url in job.startURLs { origins[url.origin] = url }
+        let known = previous.map { StoredRobots.load(from: $0.fileSystem) } ?? StoredRobots()
+        var kept = StoredRobots()
         for (origin, url) in origins {
             guard let robotsURL = url.resolve("/robots.txt") else { continue }
             var request = HTTPRequest(url: robotsURL.string, headers: job.headers, maxBodyBytes: 512 * 1024, userAgent: job.userAgent)
             request.timeouts = job.limits.timeouts
+            let stored = known.origins[origin]
+            request.ifNoneMatch = stored?.etag
+            request.ifModifiedSince = stored?.lastModified
             do {
                 let result = try await client.fetch(request, security: security, redirects: job.redirects, retries: job.retries, cookies: job.cookies)
-                let status = result.response.status
-                if (200...299).contains(status) {
-                    await state.setRobots(RobotsTxt.parse(result.response.body), origin: origin)
+                let response = result.response
+                let status = response.status
+                if status == 304, let stored, result.chain.count == 1 {
+                    await state.setRobots(RobotsTxt.parse(Array(stored.body)), origin: origin)
+                    kept.origins[origin] = stored
+                } else if (200...299).contains(status) {
+                    await state.setRobots(RobotsTxt.parse(response.body), origin: origin)
+                    if response.headers["ETag"] != nil || response.headers["Last-Modified"] != nil {
+                        kept.origins[origin] = .init(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"],
+                                                     body: Data(response.body))
+                    }
                 } else if status >= 500 {
                     // RFC 9309 §2.3.1.4: an unreachable robots.txt means "disallow all".
                     logger.warning("\(robotsURL.string) answered HTTP \(status): robots.txt treats the site as off limits (RFC 9309); pass --ignore-robots to mirror anyway")
@@ -186,6 +203,9 @@ public final class Crawler: Sendable {
                 logger.debug("robots.txt for \(origin) unavailable: \(error.summary)")
             }
         }
+        if !kept.origins.isEmpty {
+            do { try kept.save(to: staging.fileSystem) } catch { logger.debug("robots.txt not kept for the next run: \(error)") }
+        }
     }
 
     private func process(_ item: FrontierItem, state: CrawlState, staging: StagingSnapshot, previous: PreviousSnapshot?) async {
@@ -193,7 +213,12 @@ public final class Crawler: Sendable {
             await state.failed(item, kind: "robots", cause: "disallowed by robots.txt")
             return
         }
-        let temporary = await state.temporaryName()
+        // The download goes into the folder its file will most likely end up in: the final
+        // move is then a rename within one folder, and file creation spreads over the folders
+        // (ext4 allocates inodes near their folder) instead of piling into one.
+        let predicted = CreatedDirectories.parent(of: mapper.relativePath(for: item.url, contentType: nil))
+        let folder = (try? directories.ensure(predicted, in: staging.fileSystem)) != nil ? predicted : "_mirror/tmp"
+        let temporary = await state.temporaryName(in: folder)
         let temporaryPath = staging.fileSystem.absolutePath(temporary)
         var request = HTTPRequest(
             url: item.url.string, headers: job.headers, destination: .file(temporaryPath),
@@ -288,7 +313,7 @@ public final class Crawler: Sendable {
             try directories.ensure("_mirror/raw", in: staging.fileSystem)
             try Self.hardLink(previous.fileSystem.absolutePath(raw), staging.fileSystem.absolutePath(raw), path: raw)
         } else {
-            try directories.ensure((localPath as NSString).deletingLastPathComponent, in: staging.fileSystem)
+            try directories.ensure(CreatedDirectories.parent(of: localPath), in: staging.fileSystem)
             try Self.hardLink(previous.fileSystem.absolutePath(localPath), staging.fileSystem.absolutePath(localPath), path: localPath)
         }
         await state.revalidated(item, previous: entry, documentKind: kind)
@@ -309,7 +334,7 @@ public final class Crawler: Sendable {
         let type = DocumentType(mediaType: response.mediaType, path: finalURL.path)
         // Documents are parsed from the download before it moves (no second folder walk).
         let bytes: [UInt8] = type == .other ? [] : try Self.readDownload(temporaryPath)
-        try directories.ensure((localPath as NSString).deletingLastPathComponent, in: staging.fileSystem)
+        try directories.ensure(CreatedDirectories.parent(of: localPath), in: staging.fileSystem)
         // The staging folder is private (0700, made by this run, every folder created through
         // SecureFileSystem), so a plain rename is as safe here as the confined adopt.
         if rename(temporaryPath, staging.fileSystem.absolutePath(localPath)) != 0 {

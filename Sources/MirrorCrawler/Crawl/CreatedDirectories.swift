@@ -1,5 +1,8 @@
 import Foundation
 import MirrorStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Remembers which folders of a snapshot exist, so that linking thousands of unchanged files
 /// does not walk and re-create each file's parent folders every time. Thread-safe.
@@ -17,5 +20,24 @@ final class CreatedDirectories: @unchecked Sendable {
         lock.lock()
         known.insert(relativePath)
         lock.unlock()
+    }
+
+    /// Removes every remembered folder that is empty (deepest first), e.g. one made for a
+    /// download that then failed, and forgets it. Non-empty folders stay (`rmdir` refuses them).
+    func removeEmpty(in fileSystem: SecureFileSystem) {
+        lock.lock()
+        let folders = known.filter { !$0.isEmpty }.sorted { $0.utf8.count > $1.utf8.count }
+        lock.unlock()
+        for folder in folders where rmdir(fileSystem.absolutePath(folder)) == 0 {
+            lock.lock()
+            known.remove(folder)
+            lock.unlock()
+        }
+    }
+
+    /// The folder part of a relative path (`a/b` for `a/b/c.html`, empty for `c.html`).
+    static func parent(of relativePath: String) -> String {
+        guard let slash = relativePath.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return String(relativePath[..<slash])
     }
 }

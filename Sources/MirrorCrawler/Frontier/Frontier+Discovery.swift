@@ -47,6 +47,18 @@ extension Frontier {
         return results
     }
 
+    /// Whether offering the URL whose normalised, fragment-free text is `key` would certainly
+    /// be a no-op (``DiscoveryResult/duplicate`` without an upgrade): it is known, and it is a
+    /// requisite link or the known entry is no longer queued. Lets a caller holding URL text
+    /// skip parsing it.
+    /// - Parameters:
+    ///   - key: the URL's ``MirrorCore/WebURL/string`` without fragment.
+    ///   - isRequisite: whether the link is a page requisite.
+    public func isSettled(_ key: String, isRequisite: Bool) -> Bool {
+        guard let index = indexByKey[key] else { return false }
+        return isRequisite || entries[index].state != .queued
+    }
+
     /// Records that fetching `item` ended, through redirects, at `final`.
     ///
     /// `final` becomes known, so later references to it are duplicates and it is never
