@@ -64,17 +64,33 @@ actor CrawlState {
 
     /// The next fetch, or the end of the crawl; parks while the queue is empty and fetches are
     /// in flight. Checking and parking happen in one actor turn, so no wake-up is missed.
-    func nextAction() async -> FrontierAction {
+    ///
+    /// - Parameter robotsAgent: the user agent to check robots.txt rules for, or nil when they
+    ///   are ignored. A URL they disallow is recorded as failed (`robots`) here, without a
+    ///   round trip to the worker.
+    func nextAction(robotsAgent: String? = nil) async -> FrontierAction {
         while true {
             let action = next()
+            if case .fetch(let item) = action, let robotsAgent, !robotsAllow(item.url, userAgent: robotsAgent) {
+                failed(item, kind: "robots", cause: "disallowed by robots.txt")
+                continue
+            }
             guard case .wait = action else { return action }
             await withCheckedContinuation { waiters.append($0) }
         }
     }
 
+    /// Resumes parked workers: as many as there are queued URLs for them, or all of them
+    /// when the crawl may be over (nothing in flight, cancelled, finished) so that each sees
+    /// the end. Waking every worker on every completion would make 64 workers spin through
+    /// the actor for each URL.
     private func wakeWaiters() {
-        let parked = waiters
-        waiters.removeAll()
+        guard !waiters.isEmpty else { return }
+        let wakeAll = finishReason != nil || frontier.isCancelled || frontier.inFlightCount == 0
+        let count = wakeAll ? waiters.count : min(waiters.count, frontier.queuedCount)
+        guard count > 0 else { return }
+        let parked = waiters.prefix(count)
+        waiters.removeFirst(count)
         for waiter in parked { waiter.resume() }
     }
 

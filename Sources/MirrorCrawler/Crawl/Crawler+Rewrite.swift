@@ -26,7 +26,7 @@ extension Crawler {
                         let document = documents[index]
                         index += workers
                         if let previous, Self.reuseRewritten(document, previous: previous, previousPaths: previousPaths,
-                                                             paths: paths, fileSystem: fileSystem) {
+                                                             paths: paths, fileSystem: fileSystem, directories: self.directories) {
                             continue
                         }
                         if (try? Self.rewrite(document, fileSystem: fileSystem, paths: paths)) == true { count += 1 }
@@ -45,7 +45,7 @@ extension Crawler {
     /// would give the same bytes. Returns false when the document must be rewritten.
     static func reuseRewritten(
         _ document: CrawlState.Document, previous: PreviousSnapshot, previousPaths: [String: String],
-        paths: [String: String], fileSystem: SecureFileSystem
+        paths: [String: String], fileSystem: SecureFileSystem, directories: CreatedDirectories
     ) -> Bool {
         guard let references = document.unchangedReferences,
               previousPaths[document.url.string] == document.localPath else { return false }
@@ -53,9 +53,8 @@ extension Crawler {
             let url = reference.hasPrefix("+") ? String(reference.dropFirst()) : reference
             if previousPaths[url] != paths[url] { return false }
         }
-        let directory = (document.localPath as NSString).deletingLastPathComponent
         do {
-            try fileSystem.createDirectory(directory)
+            try directories.ensure(CreatedDirectories.parent(of: document.localPath), in: fileSystem)
             try hardLink(previous.fileSystem.absolutePath(document.localPath), fileSystem.absolutePath(document.localPath),
                          path: document.localPath)
             return true

@@ -22,7 +22,7 @@ public final class Crawler: Sendable {
     private let scope: CrawlScope
     private let mapper: PathMapper
     /// Folders already created in the snapshot being built (saves a walk per linked file).
-    private let directories = CreatedDirectories()
+    let directories = CreatedDirectories()
 
     /// - Parameters:
     ///   - job: the site, scope and limits.
@@ -149,7 +149,7 @@ public final class Crawler: Sendable {
                 group.addTask {
                     while true {
                         if Task.isCancelled { await state.cancel() }
-                        switch await state.nextAction() {
+                        switch await state.nextAction(robotsAgent: self.job.respectRobots ? self.job.userAgent : nil) {
                         case .fetch(let item):
                             await self.process(item, state: state, staging: staging, previous: previous)
                             if let progress = self.progress, progress.due() {
@@ -209,14 +209,11 @@ public final class Crawler: Sendable {
     }
 
     private func process(_ item: FrontierItem, state: CrawlState, staging: StagingSnapshot, previous: PreviousSnapshot?) async {
-        if job.respectRobots, !(await state.robotsAllow(item.url, userAgent: job.userAgent)) {
-            await state.failed(item, kind: "robots", cause: "disallowed by robots.txt")
-            return
-        }
         // The download goes into the folder its file will most likely end up in: the final
         // move is then a rename within one folder, and file creation spreads over the folders
         // (ext4 allocates inodes near their folder) instead of piling into one.
-        let predicted = CreatedDirectories.parent(of: mapper.relativePath(for: item.url, contentType: nil))
+        let known = previous?.revalidatable(item.url)
+        let predicted = CreatedDirectories.parent(of: known?.localPath ?? mapper.relativePath(for: item.url, contentType: nil))
         let folder = (try? directories.ensure(predicted, in: staging.fileSystem)) != nil ? predicted : "_mirror/tmp"
         let temporary = await state.temporaryName(in: folder)
         let temporaryPath = staging.fileSystem.absolutePath(temporary)
@@ -225,7 +222,6 @@ public final class Crawler: Sendable {
             maxBodyBytes: job.limits.maxFileSize, maxDecompressionRatio: job.limits.maxDecompressionRatio,
             timeouts: job.limits.timeouts, userAgent: job.userAgent)
         request.syncFile = false  // the snapshot is synced once before it is published
-        let known = previous?.revalidatable(item.url)
         if let known {
             request.ifNoneMatch = known.etag
             request.ifModifiedSince = known.lastModified
@@ -256,7 +252,7 @@ public final class Crawler: Sendable {
             }
             switch response.status {
             case 304 where known != nil && result.chain.count == 1:
-                unlink(temporaryPath)
+                // A 304 has no body, so no file was created (CurlTransfer opens it lazily).
                 try await reuse(item, entry: known!, previous: previous!, state: state, staging: staging)
             case 200...299:
                 let change: CrawlState.Change = previous?.manifest.entry(forKey: finalURL.string).map {
