@@ -1,4 +1,7 @@
 import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Receives libxml2's start tags during one extraction, locates each interesting tag in the
 /// source and turns its attributes into references (see ``HTMLExtractor``).
@@ -37,6 +40,12 @@ final class HTMLReferenceCollector {
         defer { floor = max(floor, min(end, proxy.count)) }
         guard end <= proxy.count, end > floor, end >= rawTextEnd else { return }
         let tagName = String(cString: name)
+        let isRawText = Self.rawTextElements.contains(tagName)
+        // Most elements carry no reference: decide that before building the attribute names.
+        if !isRawText, tagName != "style", !Self.elementsOfInterest.contains(tagName),
+           !Self.hasStyleAttribute(attributes) {
+            return
+        }
         var names: [String] = []
         if let attributes {
             var k = 0
@@ -45,15 +54,25 @@ final class HTMLReferenceCollector {
                 k += 2
             }
         }
-        if Self.rawTextElements.contains(tagName), let tag = locate(name: tagName, attributeNames: names, end: end) {
+        if isRawText, let tag = locate(name: tagName, attributeNames: names, end: end) {
             rawTextEnd = closingTag(tagName, after: tag.end)
             emit(tag)
             return
         }
-        guard tagName == "style" || (!names.isEmpty && (Self.elementsOfInterest.contains(tagName) || names.contains("style")))
-        else { return }
+        guard tagName == "style" || !names.isEmpty else { return }
         guard let tag = locate(name: tagName, attributeNames: names, end: end) else { return }
         emit(tag)
+    }
+
+    /// Whether libxml2's attribute list (name, value, name, value, …, NULL) has a `style`.
+    private static func hasStyleAttribute(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) -> Bool {
+        guard let attributes else { return false }
+        var k = 0
+        while let attributeName = attributes[k] {
+            if strcmp(UnsafeRawPointer(attributeName).assumingMemoryBound(to: CChar.self), "style") == 0 { return true }
+            k += 2
+        }
+        return false
     }
 
     /// Finds the raw start tag ending at `end` (see ``HTMLExtractor`` for the verification).
