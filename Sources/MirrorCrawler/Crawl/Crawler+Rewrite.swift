@@ -12,31 +12,45 @@ extension Crawler {
     /// core; each document is replaced atomically, and only if something changed.
     ///
     /// - Returns: how many documents were rewritten.
-    func rewriteDocuments(state: CrawlState, staging: StagingSnapshot, paths: [String: String], previous: PreviousSnapshot?) async -> Int {
+    func rewriteDocuments(
+        state: CrawlState, staging: StagingSnapshot, paths: [String: String], previous: PreviousSnapshot?
+    ) async -> (rewritten: Int, failures: [(path: String, error: StoreError)]) {
         let documents = await state.documents
         let previousPaths = previous?.localPaths() ?? [:]
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let fileSystem = staging.fileSystem
-        return await withTaskGroup(of: Int.self) { group in
+        let directories = self.directories
+        return await withTaskGroup(of: (Int, [(path: String, error: StoreError)]).self) { group in
             for worker in 0..<workers {
                 group.addTask {
                     var count = 0
+                    var failures: [(path: String, error: StoreError)] = []
                     var index = worker
                     while index < documents.count {
                         let document = documents[index]
                         index += workers
                         if let previous, Self.reuseRewritten(document, previous: previous, previousPaths: previousPaths,
-                                                             paths: paths, fileSystem: fileSystem, directories: self.directories) {
+                                                             paths: paths, fileSystem: fileSystem, directories: directories) {
                             continue
                         }
-                        if (try? Self.rewrite(document, fileSystem: fileSystem, paths: paths)) == true { count += 1 }
+                        do {
+                            if try Self.rewrite(document, fileSystem: fileSystem, directories: directories, paths: paths) { count += 1 }
+                        } catch let error as StoreError {
+                            failures.append((document.localPath, error))
+                        } catch {
+                            failures.append((document.localPath, .io(operation: "rewrite", path: document.localPath, errno: 0)))
+                        }
                     }
-                    return count
+                    return (count, failures)
                 }
             }
             var total = 0
-            for await count in group { total += count }
-            return total
+            var failures: [(path: String, error: StoreError)] = []
+            for await (count, failed) in group {
+                total += count
+                failures += failed
+            }
+            return (total, failures)
         }
     }
 
@@ -69,17 +83,30 @@ extension Crawler {
 
     /// Rewrites one document. Returns true when its bytes changed.
     ///
-    /// The original is first hard-linked to ``rawPath(sha256:)`` (no copy); the rewritten
-    /// file then replaces the document atomically, leaving the original's inode to the link.
-    static func rewrite(_ document: CrawlState.Document, fileSystem: SecureFileSystem, paths: [String: String]) throws -> Bool {
+    /// The original is first hard-linked to ``rawPath(sha256:)`` (no copy); the rewritten bytes
+    /// then go to a new file that takes the document's name, leaving the original's inode to
+    /// the link. The staging snapshot is private (0700, every folder made by this run), so plain
+    /// paths are used, as for downloads. The old name is removed before the rename so that ext4
+    /// does not flush the new file's data at once (its "replace by rename" heuristic); if the run
+    /// dies in between, the unpublished snapshot is discarded anyway.
+    /// - Parameter replaceAtomically: rename over the old name instead (for a snapshot that is
+    ///   being served, as in live mode: a reader then never finds the name missing).
+    /// - Throws: ``MirrorStore/StoreError`` (``MirrorStore/StoreError/diskFull(path:)`` when the
+    ///   disk is full); the document is then left as it was downloaded.
+    static func rewrite(
+        _ document: CrawlState.Document, fileSystem: SecureFileSystem, directories: CreatedDirectories,
+        paths: [String: String], replaceAtomically: Bool = false
+    ) throws -> Bool {
         let raw = rawPath(sha256: document.sha256)
+        let rawFile = fileSystem.absolutePath(raw)
+        let documentFile = fileSystem.absolutePath(document.localPath)
         // A document revalidated with 304 arrives as its original bytes only (linked from the
         // previous snapshot); a fetched one is linked to its raw name here.
-        if access(fileSystem.absolutePath(raw), F_OK) != 0 {
-            try fileSystem.createDirectory("_mirror/raw")
-            try hardLink(fileSystem.absolutePath(document.localPath), fileSystem.absolutePath(raw), path: raw)
+        if access(rawFile, F_OK) != 0 {
+            try directories.ensure("_mirror/raw", in: fileSystem)
+            try hardLink(documentFile, rawFile, path: raw)
         }
-        let bytes = try fileSystem.read(raw)
+        let bytes = try readDownload(rawFile)
         let lookup: (WebURL) -> String? = { paths[$0.withoutFragment.string] }
         let output: [UInt8]
         switch document.kind {
@@ -99,9 +126,48 @@ extension Crawler {
             let replacements = replacementTable(references, plan)
             output = try ReferenceRewriter.rewriteCSS(bytes) { replacements[$0] }
         }
-        if output == bytes, access(fileSystem.absolutePath(document.localPath), F_OK) == 0 { return false }
-        try fileSystem.write(output, to: document.localPath)
+        let exists = access(documentFile, F_OK) == 0
+        if output == bytes, exists { return false }
+        let folder = CreatedDirectories.parent(of: document.localPath)
+        try directories.ensure(folder, in: fileSystem)
+        let temporaryFile = documentFile + ".rewrite:" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        try writeNewFile(output, at: temporaryFile, shownAs: document.localPath)
+        if exists, !replaceAtomically, unlink(documentFile) != 0, errno != ENOENT {
+            let code = errno
+            unlink(temporaryFile)
+            throw StoreError.from(errno: code, operation: "unlink", path: document.localPath)
+        }
+        if rename(temporaryFile, documentFile) != 0 {
+            let code = errno
+            unlink(temporaryFile)
+            if exists, !replaceAtomically { _ = link(rawFile, documentFile) }  // put the original back
+            throw StoreError.from(errno: code, operation: "rename", path: document.localPath)
+        }
         return output != bytes
+    }
+
+    /// Creates `path` (which must not exist; no symbolic link followed) with `bytes`, mode 0600.
+    /// On failure the partial file is removed.
+    static func writeNewFile(_ bytes: [UInt8], at path: String, shownAs name: String) throws(StoreError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StoreError.from(errno: errno, operation: "open", path: name) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(descriptor)
+                unlink(path)
+                throw StoreError.from(errno: code, operation: "write", path: name)
+            }
+            offset += n
+        }
+        if close(descriptor) != 0 {
+            let code = errno
+            unlink(path)
+            throw StoreError.from(errno: code, operation: "close", path: name)
+        }
     }
 
     private static func replacementTable(_ references: [Reference], _ plan: LinkPlan) -> [Reference: String] {

@@ -89,8 +89,16 @@ public final class Crawler: Sendable {
         let reserved = await state.reservePaths(mapper: mapper, taken: Set(paths.values))
         paths.merge(reserved) { existing, _ in existing }
         progress?.phase("rewriting links")
-        let rewritten = await rewriteDocuments(state: state, staging: staging, paths: paths, previous: previous)
+        let (rewritten, rewriteFailures) = await rewriteDocuments(state: state, staging: staging, paths: paths, previous: previous)
         var warnings: [String] = job.warnings
+        if let full = rewriteFailures.first(where: { if case .diskFull = $0.error { true } else { false } }) {
+            // A half-rewritten copy would link to the origin: publish nothing.
+            removeQuietly(staging.fileSystem.root)
+            throw .store(full.error)
+        }
+        if let first = rewriteFailures.first {
+            warnings.append("\(rewriteFailures.count) document(s) could not be rewritten and keep their original links, e.g. \(first.path): \(first.error.summary)")
+        }
         do {
             try writeRootIndex(staging: staging, paths: paths)
             let manifest = await state.manifest

@@ -200,7 +200,8 @@ public actor LiveFetcher {
             let document = CrawlState.Document(
                 url: finalURL, localPath: localPath, kind: documentType == .html ? .html : .css,
                 contentType: contentType, sha256: response.sha256)
-            _ = try Crawler.rewrite(document, fileSystem: fileSystem, paths: paths)
+            _ = try Crawler.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(), paths: paths,
+                                    replaceAtomically: true)
         }
         let entry = ManifestEntry(
             url: finalURL, localPath: localPath, status: response.status, contentType: contentType,
