@@ -102,7 +102,9 @@ public enum HTTPRequestHarness {
     /// - Returns: the broken promise, or nil.
     public static func checkLimits(_ request: HTTPRequestHead, limits: HTTPParserLimits) -> FuzzViolation? {
         let lineLength = request.method.utf8.count + request.target.utf8.count + 10
-        let headerBytes = request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 3 } + 2
+        // Values are decoded leniently (an invalid byte becomes one U+FFFD), so count scalars:
+        // never more than the bytes received.
+        let headerBytes = request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.unicodeScalars.count + 3 } + 2
         guard lineLength <= limits.requestLineLength, request.headers.count <= limits.headerCount,
               headerBytes <= limits.headerSectionSize else {
             return FuzzViolation(target: name, invariant: "a request respects the parser's limits",
