@@ -15,6 +15,11 @@ kinds=("$@")
 [ ${#kinds[@]} -gt 0 ] || kinds=(address thread)
 filter=()
 [ -n "${MTLS_MIRROR_SANITIZER_FILTER:-}" ] && filter=(--filter "$MTLS_MIRROR_SANITIZER_FILTER")
+# HostileOriginTests.peakMemoryIsBounded measures the peak RSS of a crawl against a 256 MiB
+# bound; a sanitizer's shadow memory and quarantine inflate RSS by design (ASan measured
+# ~310-400 MiB), so that one measurement runs in the normal `swift test` only. Every other
+# test, including the rest of the hostile-origin run, runs here.
+skip=(--skip 'peakMemoryIsBounded')
 supp_dir=$PWD/scripts/sanitizers
 
 for kind in "${kinds[@]}"; do
@@ -37,7 +42,7 @@ for kind in "${kinds[@]}"; do
     SWIFT_BACKTRACE=enable=no \
     ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1$( [ -f "$supp_dir/thread.supp" ] && echo ":suppressions=$supp_dir/thread.supp")${TSAN_OPTIONS:+:$TSAN_OPTIONS}" \
-        swift test --skip-build --sanitize="$kind" --scratch-path "$scratch" --no-parallel "${filter[@]}" >"$log" 2>&1
+        swift test --skip-build --sanitize="$kind" --scratch-path "$scratch" --no-parallel "${filter[@]}" "${skip[@]}" >"$log" 2>&1
     status=$?
     set -e
     tail -5 "$log"
