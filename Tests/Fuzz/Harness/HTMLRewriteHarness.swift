@@ -77,17 +77,26 @@ public enum HTMLRewriteHarness {
 
     /// Whether read-back is a fair demand of a document: its tags are complete. The extractor
     /// follows libxml2's error recovery, which for a tag left open at the end of the input
-    /// (an unbalanced quote, a missing `>`) or around control bytes depends on bytes far from
-    /// the rewritten spans, so such documents are checked by the splice invariant only.
+    /// (an unbalanced quote, a missing `>`), a quoted value running over a `<`, or control
+    /// bytes depends on bytes far from the rewritten spans, so such documents are checked by
+    /// the splice invariant only.
     static func isTidy(_ source: [UInt8]) -> Bool {
-        var doubleQuotes = 0, singleQuotes = 0
+        var inTag = false
+        var quote: UInt8?
         for byte in source {
             if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0C, byte != 0x0D { return false }
-            if byte == UInt8(ascii: "\"") { doubleQuotes += 1 }
-            if byte == UInt8(ascii: "'") { singleQuotes += 1 }
+            if let open = quote {
+                if byte == UInt8(ascii: "<") { return false }
+                if byte == open { quote = nil }
+            } else if inTag {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quote = byte }
+                if byte == UInt8(ascii: ">") { inTag = false }
+                if byte == UInt8(ascii: "<") { return false }
+            } else if byte == UInt8(ascii: "<") {
+                inTag = true
+            }
         }
-        let last = source.last { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0C && $0 != 0x0D }
-        return doubleQuotes % 2 == 0 && singleQuotes % 2 == 0 && last == UInt8(ascii: ">")
+        return !inTag && quote == nil
     }
 
     /// The rewritten document, extracted again, holds the same references with the new URLs.
