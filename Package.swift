@@ -60,6 +60,25 @@ let package = Package(
         .testTarget(name: "MirrorSchedulerTests", dependencies: ["MirrorScheduler", "MirrorTestSupport"]),
         .testTarget(name: "MirrorServerTests", dependencies: ["MirrorServer", "MirrorTestSupport"]),
         .testTarget(name: "MirrorCLITests", dependencies: ["MirrorCLI", "MirrorTestSupport"]),
+
+        // MARK: Fuzzing (issue #7): harnesses with their invariants, replayed over the committed corpora
+        .target(
+            name: "MirrorFuzzing", dependencies: ["MirrorCore", "MirrorStore", "MirrorDocument", "MirrorServer"],
+            path: "Tests/Fuzz/Harness"),
+        .testTarget(name: "MirrorFuzzingTests", dependencies: ["MirrorFuzzing", "MirrorDocument", "MirrorServer", "MirrorStore"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer executables (`fuzz-<target>`) hand control to libFuzzer's driver, which exists
+// only when they are built with `-sanitize=fuzzer`. They are declared only when
+// MTLS_MIRROR_FUZZ=1, so that a plain `swift build` never tries to link them; scripts/fuzz.sh
+// sets it and builds them in their own scratch folder.
+if Context.environment["MTLS_MIRROR_FUZZ"] == "1" {
+    package.targets.append(.target(name: "CFuzzerDriver", path: "Tests/Fuzz/Driver"))
+    for target in ["url-path", "html-rewrite", "css", "srcset", "http-request"] {
+        package.targets.append(.executableTarget(
+            name: "fuzz-\(target)", dependencies: ["MirrorFuzzing", "CFuzzerDriver"], path: "Tests/Fuzz/Targets/fuzz-\(target)"))
+        package.products.append(.executable(name: "fuzz-\(target)", targets: ["fuzz-\(target)"]))
+    }
+}

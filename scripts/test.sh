@@ -2,9 +2,13 @@
 # Runs every test of mtls-mirror: installs what is missing, builds, runs the unit, integration
 # (real nginx with client-certificate auth, headless Chromium) and end-to-end tests, then runs
 # the README's first command (the demo) in a fresh output folder with a bounded lifetime and
-# checks that the demo mirror was built and served.
+# checks that the demo mirror was built and served. Last, the hardening steps of issue #7: a
+# bounded fuzz run of each libFuzzer target (scripts/fuzz.sh) and the tests under
+# AddressSanitizer and ThreadSanitizer (scripts/sanitizers.sh), each in its own build folder.
 #
 # Usage: scripts/test.sh
+#   MTLS_MIRROR_FUZZ_SECONDS=N   seconds per fuzz target (default 60; 0 skips fuzzing)
+#   MTLS_MIRROR_SANITIZERS="…"   sanitizers to run (default "address thread"; "none" skips them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -35,3 +39,16 @@ test -f "$work/output/demo/current/index.html" || { echo "no demo mirror at $wor
 test -f "$work/output/demo/current/_mirror/manifest.tsv" || { echo "no demo manifest"; exit 1; }
 grep -q 'https://localhost' "$work/output/demo/current/_mirror/manifest.tsv" || { echo "demo manifest lists no page"; exit 1; }
 echo "demo: mirror built in $work/output/demo/current and $pages pages served"
+
+fuzz_seconds=${MTLS_MIRROR_FUZZ_SECONDS:-60}
+if [ "$fuzz_seconds" != 0 ]; then
+    echo "== fuzz: each target for ${fuzz_seconds}s"
+    bash scripts/fuzz.sh --seconds "$fuzz_seconds"
+fi
+sanitizers=${MTLS_MIRROR_SANITIZERS:-address thread}
+if [ "$sanitizers" != none ]; then
+    echo "== sanitizers: $sanitizers"
+    # shellcheck disable=SC2086  # a list of words
+    bash scripts/sanitizers.sh $sanitizers
+fi
+

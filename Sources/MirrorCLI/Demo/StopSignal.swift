@@ -4,14 +4,32 @@ import Foundation
 import Glibc
 #endif
 
+#if canImport(Synchronization) && os(Linux)
+import Synchronization
+
 /// The last SIGINT/SIGTERM number, written by ``recordStopSignal(_:)`` and taken by the
-/// armed ``StopSignal``'s timer. A plain word written from a signal handler, the C
-/// `volatile sig_atomic_t` pattern: the handler does nothing else.
+/// armed ``StopSignal``'s timer. The handler runs on whatever thread the kernel picks, so the
+/// word is atomic (lock-free, hence async-signal-safe): a plain variable was a data race that
+/// ThreadSanitizer reported (scripts/sanitizers.sh).
+private let pendingStopSignal = Atomic<Int32>(0)
+
+private func storePendingStopSignal(_ number: Int32) { pendingStopSignal.store(number, ordering: .releasing) }
+private func takePendingStopSignal() -> Int32 { pendingStopSignal.exchange(0, ordering: .acquiring) }
+#else
+/// The last SIGINT/SIGTERM number (see the Linux variant above; `Atomic` needs macOS 15,
+/// above this package's deployment target, so Darwin keeps the `sig_atomic_t` pattern).
 nonisolated(unsafe) private var pendingStopSignal: Int32 = 0
+
+private func storePendingStopSignal(_ number: Int32) { pendingStopSignal = number }
+private func takePendingStopSignal() -> Int32 {
+    defer { pendingStopSignal = 0 }
+    return pendingStopSignal
+}
+#endif
 
 /// The process's SIGINT/SIGTERM handler while a ``StopSignal`` is armed.
 private func recordStopSignal(_ number: Int32) {
-    pendingStopSignal = number
+    storePendingStopSignal(number)
 }
 
 /// One "stop now" event for a long-running command, raised by the first of: SIGINT or SIGTERM,
@@ -43,15 +61,14 @@ final class StopSignal: @unchecked Sendable {
 
     /// Starts listening for SIGINT and SIGTERM (their default action is replaced while armed).
     init() {
-        pendingStopSignal = 0
+        _ = takePendingStopSignal()
         signal(SIGINT, recordStopSignal)
         signal(SIGTERM, recordStopSignal)
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + 0.05, repeating: 0.05)
         timer.setEventHandler { [weak self] in
-            let number = pendingStopSignal
+            let number = takePendingStopSignal()
             guard number != 0 else { return }
-            pendingStopSignal = 0
             self?.fire(.signal(number))
         }
         timer.resume()

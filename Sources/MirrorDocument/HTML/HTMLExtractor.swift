@@ -45,10 +45,22 @@ public enum HTMLExtractor {
                     collector.startTag(name: name, attributes: attributes, end: end)
                 }
                 scanner.run()
-                return collector.references
+                return withoutOverlaps(collector.references)
             }
         }
         return result
+    }
+
+    /// Keeps the promise of source order without overlap when libxml2's error recovery reports
+    /// a tag inside raw text that an earlier element already covered (`<style/>` followed by
+    /// `<style>` with no `</style>`: both claimed the same CSS). Found by fuzzing.
+    static func withoutOverlaps(_ references: [Reference]) -> [Reference] {
+        var kept: [Reference] = []
+        kept.reserveCapacity(references.count)
+        for reference in references where kept.last.map({ reference.span.lowerBound >= $0.span.upperBound }) ?? true {
+            kept.append(reference)
+        }
+        return kept
     }
 
     /// Maps each byte to what libxml2 should see: ASCII stays (except controls), everything

@@ -2,6 +2,12 @@
 extension HTMLReferenceCollector {
     /// Turns one located start tag into references.
     func emit(_ tag: HTMLTagLexer.Tag) {
+        let first = referencesStorage.count
+        defer {
+            // The table below visits attributes by kind, not by position (`<video poster src>`);
+            // keep the promised source order.
+            if referencesStorage.count - first > 1 { referencesStorage[first...].sort { $0.span.lowerBound < $1.span.lowerBound } }
+        }
         let integrity = tag.attribute("integrity")?.fullSpan
         func url(_ attributeName: String, _ kind: Reference.Kind, requisite: Bool) {
             guard let a = tag.attribute(attributeName) else { return }

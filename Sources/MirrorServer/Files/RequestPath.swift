@@ -47,7 +47,9 @@ public struct RequestPath: Sendable, Equatable {
     /// - Parameter raw: the path part of the request target, still percent-encoded.
     /// - Returns: the confined path, or why it was refused.
     public static func parse(_ raw: String) -> Result<RequestPath, Rejection> {
-        guard raw.hasPrefix("/") else { return .failure(.notAbsolute) }
+        // Compare bytes: `hasPrefix` compares Characters, and `/` followed by a combining
+        // mark is one Character that is not "/".
+        guard raw.utf8.first == UInt8(ascii: "/") else { return .failure(.notAbsolute) }
         var segments: [String] = []
         var endsInDirectory = true
         let bytes = raw.utf8
