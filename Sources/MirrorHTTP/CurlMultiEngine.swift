@@ -29,6 +29,8 @@ final class CurlMultiEngine: @unchecked Sendable {
     private var cancellations: Set<UInt64> = []
     private var stopping = false
     private var started = false
+    /// The multi and share handles were freed (see `releaseHandles()`).
+    private var released = false
     // Engine thread only:
     private var active: [UInt64: CurlTransfer] = [:]
 
@@ -53,6 +55,18 @@ final class CurlMultiEngine: @unchecked Sendable {
     }
 
     deinit {
+        releaseHandles()
+    }
+
+    /// Frees the multi and share handles once. `shutdown()` does it on the caller's thread after
+    /// the engine thread has stopped: closing the pooled connections frees their OpenSSL state,
+    /// which must not happen on the engine thread while the process runs its exit handlers.
+    private func releaseHandles() {
+        lock.lock()
+        let release = !released
+        released = true
+        lock.unlock()
+        guard release else { return }
         curl_multi_cleanup(multi)
         if let share { curl_share_cleanup(share) }
     }
@@ -68,17 +82,22 @@ final class CurlMultiEngine: @unchecked Sendable {
         pending.append(transfer)
         let mustStart = !started
         started = true
-        lock.unlock()
+        // Still under the lock: shutdown() cannot free the multi handle in between.
         if mustStart { startThread() }
         curl_multi_wakeup(multi)
+        lock.unlock()
     }
 
     /// Asks the engine to abandon a transfer; its caller gets ``HTTPError/cancelled(url:)``.
     func cancel(_ id: UInt64) {
         lock.lock()
+        if stopping {
+            lock.unlock()
+            return  // shutdown fails every transfer as cancelled anyway
+        }
         cancellations.insert(id)
-        lock.unlock()
         curl_multi_wakeup(multi)
+        lock.unlock()
     }
 
     /// Fails every queued and running transfer as cancelled, stops the thread and waits for it.
@@ -87,9 +106,11 @@ final class CurlMultiEngine: @unchecked Sendable {
         let wasStarted = started
         stopping = true
         lock.unlock()
-        guard wasStarted else { return }
-        curl_multi_wakeup(multi)
-        exited.wait()
+        if wasStarted {
+            curl_multi_wakeup(multi)
+            exited.wait()
+        }
+        releaseHandles()
     }
 
     private func startThread() {
