@@ -18,7 +18,11 @@ extension SecureFileSystem {
         guard !relativePath.isEmpty else { throw .unsafePath(path: relativePath, reason: "empty path") }
         guard !relativePath.hasPrefix("/") else { throw .unsafePath(path: relativePath, reason: "absolute path") }
         guard !relativePath.utf8.contains(0) else { throw .unsafePath(path: relativePath, reason: "NUL byte") }
-        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Split on the byte, as the kernel does: `String.split` works on Characters, and a "/"
+        // followed by a combining mark is one Character, so "../\u{301}x" would stay one
+        // "component" that passes the ".." check and then climbs out in `openat`.
+        let parts = relativePath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
         for part in parts {
             if part.isEmpty { throw .unsafePath(path: relativePath, reason: "empty component") }
             if part == "." || part == ".." {

@@ -98,6 +98,9 @@ import Glibc
         ("", "empty path"), ("/etc/passwd", "absolute path"), ("a/../b", "'..' component"),
         ("..", "'..' component"), ("./a", "'.' component"), ("a//b", "empty component"),
         ("a/", "empty component"), ("a\u{0}b", "NUL byte"),
+        // A "/" followed by a combining mark is one Swift Character: split by Characters, the
+        // path would be one component that is not "..", and openat would then climb out.
+        ("../\u{0301}escaped", "'..' component"), ("a/../\u{0301}b", "'..' component"),
     ])
     func refusesUnsafeRelativePaths(path: String, reason: String) throws {
         let folder = try TemporaryFolder()

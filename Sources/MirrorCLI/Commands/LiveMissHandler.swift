@@ -48,8 +48,10 @@ struct LiveMissHandler: MissHandler {
     }
 
     static func encode(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map {
-            String($0).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? String($0)
+        // Split on the byte ("/" plus a combining mark is one Character).
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
+            let segment = String(decoding: $0, as: UTF8.self)
+            return segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? segment
         }.joined(separator: "/")
     }
 }

@@ -88,7 +88,12 @@ public enum PathChecks {
         }
         let firstSegment = pathPart.split(separator: "/", omittingEmptySubsequences: false).first ?? ""
         guard !firstSegment.contains(":") else { return violation("a link's first segment cannot be read as a scheme") }
-        var stack = source.split(separator: "/").dropLast().map(String.init)
+        // Split on the byte: `String.split` works on Characters, and a "/" followed by a
+        // combining mark is one Character, not a separator (a file system sees the byte).
+        func components(_ path: String) -> [String] {
+            path.utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+        }
+        var stack = Array(components(source).dropLast())
         for segment in pathPart.split(separator: "/", omittingEmptySubsequences: false) {
             if segment == ".." {
                 guard !stack.isEmpty else { return violation("a link never climbs above the site folder") }
@@ -101,7 +106,7 @@ public enum PathChecks {
             }
         }
         guard stack.joined(separator: "/") == target else { return violation("a link resolves to its target by path arithmetic") }
-        let encodedSource = source.split(separator: "/").map { percentEncoded(String($0)) }.joined(separator: "/")
+        let encodedSource = components(source).map(percentEncoded).joined(separator: "/")
         guard let page = WebURL("http://mirror.invalid/" + encodedSource), let resolved = page.resolve(link) else {
             return violation("a link resolves as a URL against its source file")
         }
