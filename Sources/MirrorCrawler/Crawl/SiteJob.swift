@@ -33,7 +33,7 @@ public struct SiteJob: Sendable {
     /// Concurrent transfers unless configured. HTTP/2 carries them as streams over a few
     /// connections (at most ``CrawlLimits/perHostConnections`` per host), so a higher count costs
     /// the server little; over HTTP/1.1 the surplus waits for a free connection. Measured on a
-    /// 2,000-page site 20 ms away: 16 transfers 10.9 s, 64 about 2.2 s (BENCHMARKS.md).
+    /// 2,000-page site 20 ms away: 16 transfers 10.9 s, 64 about 2.2–2.6 s (BENCHMARKS.md).
     public static let defaultJobs = 64
 
     public init(name: String, startURLs: [WebURL], outputRoot: String) {
