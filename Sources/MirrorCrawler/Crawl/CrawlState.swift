@@ -34,7 +34,6 @@ actor CrawlState {
     /// How each stored URL compares with the previous snapshot.
     enum Change: String, Sendable { case added, changed, unchanged }
     private(set) var changes: [Change: Int] = [:]
-    private var temporaryCounter = 0
     private var robots: [String: RobotsTxt] = [:]
     /// In-scope URLs that were queued, or refused only for depth: if they end up unfetched,
     /// they get a reserved local path (see ``reservePaths(mapper:)``). Value: is a requisite.
@@ -107,11 +106,17 @@ actor CrawlState {
     }
 
     /// A fresh name for a download in progress inside `directory` (relative to the snapshot;
-    /// empty for its root). The `:` makes it a name that ``MirrorStore/PathMapper`` never
-    /// gives a mirrored file, so a download can never overwrite one.
-    func temporaryName(in directory: String) -> String {
-        temporaryCounter += 1
-        return directory.isEmpty ? ".part:\(temporaryCounter)" : "\(directory)/.part:\(temporaryCounter)"
+    /// empty for its root). Each worker numbers its own downloads, so no two names collide and
+    /// no trip through this actor is needed. The `:` makes it a name that
+    /// ``MirrorStore/PathMapper`` never gives a mirrored file, so a download can never
+    /// overwrite one.
+    /// - Parameters:
+    ///   - directory: the folder, relative to the snapshot.
+    ///   - worker: the worker's number.
+    ///   - sequence: the worker's count of downloads so far.
+    static func temporaryName(in directory: String, worker: Int, sequence: Int) -> String {
+        let name = ".part:\(worker)-\(sequence)"
+        return directory.isEmpty ? name : directory + "/" + name
     }
 
     func setRobots(_ rules: RobotsTxt, origin: String) { robots[origin] = rules }

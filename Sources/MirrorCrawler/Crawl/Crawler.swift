@@ -153,13 +153,15 @@ public final class Crawler: Sendable {
     private func crawl(state: CrawlState, staging: StagingSnapshot, previous: PreviousSnapshot?) async {
         let workers = max(1, job.jobs)
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<workers {
+            for worker in 0..<workers {
                 group.addTask {
+                    var sequence = 0
                     while true {
                         if Task.isCancelled { await state.cancel() }
                         switch await state.nextAction(robotsAgent: self.job.respectRobots ? self.job.userAgent : nil) {
                         case .fetch(let item):
-                            await self.process(item, state: state, staging: staging, previous: previous)
+                            sequence += 1
+                            await self.process(item, download: (worker, sequence), state: state, staging: staging, previous: previous)
                             if let progress = self.progress, progress.due() {
                                 progress.update(await state.stats, failed: await state.failureCount)
                             }
@@ -216,14 +218,17 @@ public final class Crawler: Sendable {
         }
     }
 
-    private func process(_ item: FrontierItem, state: CrawlState, staging: StagingSnapshot, previous: PreviousSnapshot?) async {
+    private func process(
+        _ item: FrontierItem, download: (worker: Int, sequence: Int), state: CrawlState, staging: StagingSnapshot,
+        previous: PreviousSnapshot?
+    ) async {
         // The download goes into the folder its file will most likely end up in: the final
         // move is then a rename within one folder, and file creation spreads over the folders
         // (ext4 allocates inodes near their folder) instead of piling into one.
         let known = previous?.revalidatable(item.url)
         let predicted = CreatedDirectories.parent(of: known?.localPath ?? mapper.relativePath(for: item.url, contentType: nil))
         let folder = (try? directories.ensure(predicted, in: staging.fileSystem)) != nil ? predicted : "_mirror/tmp"
-        let temporary = await state.temporaryName(in: folder)
+        let temporary = CrawlState.temporaryName(in: folder, worker: download.worker, sequence: download.sequence)
         let temporaryPath = staging.fileSystem.absolutePath(temporary)
         var request = HTTPRequest(
             url: item.url.string, headers: job.headers, destination: .file(temporaryPath),
