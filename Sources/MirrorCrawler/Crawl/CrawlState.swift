@@ -18,12 +18,17 @@ actor CrawlState {
         /// For a document revalidated with 304: its stored references (with the `+` requisite
         /// marker), so that the rewrite can be skipped when none of them moved.
         var unchangedReferences: [String]? = nil
+        /// For a document parsed during this crawl: its references, ready to be rewritten
+        /// without a second parse (targets numbered in ``CrawlState/urls``).
+        var deferred: DeferredRewrite? = nil
     }
 
     private(set) var frontier: Frontier
     private(set) var manifest = Manifest()
     private(set) var failures: [CrawlReport.Failure] = []
     private(set) var documents: [Document] = []
+    /// The URLs that documents' ``Document/deferred`` rewrites point at.
+    private(set) var urls = URLTable()
     private(set) var pages = 0
     private(set) var requisites = 0
     private(set) var bytes: Int64 = 0
@@ -130,7 +135,7 @@ actor CrawlState {
     /// to the frontier.
     func stored(
         _ item: FrontierItem, finalURL: WebURL, localPath: String, response: HTTPResponse,
-        links: [DiscoveredLink], documentKind: DocumentKind?, change: Change
+        links: [DiscoveredLink], documentKind: DocumentKind?, change: Change, rewrite: DeferredRewrite.Draft? = nil
     ) {
         changes[change, default: 0] += 1
         offer(links, from: item)
@@ -151,7 +156,8 @@ actor CrawlState {
         manifest.upsert(entry)
         if let documentKind {
             documents.append(Document(url: finalURL, localPath: localPath, kind: documentKind,
-                                      contentType: response.headers["Content-Type"], sha256: response.sha256))
+                                      contentType: response.headers["Content-Type"], sha256: response.sha256,
+                                      deferred: rewrite.flatMap { DeferredRewrite($0, table: &urls) }))
         }
     }
 

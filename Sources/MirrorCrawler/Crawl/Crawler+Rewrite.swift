@@ -16,6 +16,8 @@ extension Crawler {
         state: CrawlState, staging: StagingSnapshot, paths: [String: String], previous: PreviousSnapshot?
     ) async -> (rewritten: Int, failures: [(path: String, error: StoreError)]) {
         let documents = await state.documents
+        let urls = await state.urls
+        let localPaths = urls.strings.map { paths[$0] }
         let previousPaths = previous?.localPaths() ?? [:]
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let fileSystem = staging.fileSystem
@@ -34,7 +36,8 @@ extension Crawler {
                             continue
                         }
                         do {
-                            if try Self.rewrite(document, fileSystem: fileSystem, directories: directories, paths: paths) { count += 1 }
+                            if try Self.rewrite(document, fileSystem: fileSystem, directories: directories, paths: paths,
+                                                urls: (urls, localPaths)) { count += 1 }
                         } catch let error as StoreError {
                             failures.append((document.localPath, error))
                         } catch {
@@ -83,67 +86,65 @@ extension Crawler {
 
     /// Rewrites one document. Returns true when its bytes changed.
     ///
-    /// The original is first hard-linked to ``rawPath(sha256:)`` (no copy); the rewritten bytes
-    /// then go to a new file that takes the document's name, leaving the original's inode to
-    /// the link. The staging snapshot is private (0700, every folder made by this run), so plain
-    /// paths are used, as for downloads. The old name is removed before the rename so that ext4
-    /// does not flush the new file's data at once (its "replace by rename" heuristic); if the run
-    /// dies in between, the unpublished snapshot is discarded anyway.
-    /// - Parameter replaceAtomically: rename over the old name instead (for a snapshot that is
-    ///   being served, as in live mode: a reader then never finds the name missing).
+    /// The original keeps its inode under ``rawPath(sha256:)`` (a hard link, no copy), and the
+    /// rewritten bytes go to a new file under the document's name. The staging snapshot is
+    /// private (0700, every folder made by this run), so plain paths are used, as for
+    /// downloads, and no temporary name is needed: if the run dies in between, the unpublished
+    /// snapshot is discarded anyway.
+    /// - Parameters:
+    ///   - urls: the table that ``CrawlState/Document/deferred`` targets are numbered in, with
+    ///     each URL's local path; without it, the document is parsed again.
+    ///   - replaceAtomically: for a snapshot that is being served (live mode): the rewritten
+    ///     file is renamed over the document, so that a reader never finds the name missing.
     /// - Throws: ``MirrorStore/StoreError`` (``MirrorStore/StoreError/diskFull(path:)`` when the
     ///   disk is full); the document is then left as it was downloaded.
     static func rewrite(
         _ document: CrawlState.Document, fileSystem: SecureFileSystem, directories: CreatedDirectories,
-        paths: [String: String], replaceAtomically: Bool = false
+        paths: [String: String], urls: (table: URLTable, localPaths: [String?])? = nil, replaceAtomically: Bool = false
     ) throws -> Bool {
         let raw = rawPath(sha256: document.sha256)
         let rawFile = fileSystem.absolutePath(raw)
         let documentFile = fileSystem.absolutePath(document.localPath)
-        // A document revalidated with 304 arrives as its original bytes only (linked from the
-        // previous snapshot); a fetched one is linked to its raw name here.
-        if access(rawFile, F_OK) != 0 {
-            try directories.ensure("_mirror/raw", in: fileSystem)
-            try hardLink(documentFile, rawFile, path: raw)
-        }
+        try directories.ensure("_mirror/raw", in: fileSystem)
+        // A document revalidated with 304 arrives as its original only (linked from the previous
+        // snapshot to its raw name); a fetched one is linked to it here. (Not renamed: documents
+        // with the same bytes share the raw name, and a rename over it could unlink the inode
+        // another task is about to link.) EEXIST: the same bytes are there already.
+        let exists = link(documentFile, rawFile) == 0 || errno == EEXIST
+        if !exists, errno != ENOENT { throw StoreError.from(errno: errno, operation: "link", path: raw) }
         let bytes = try readDownload(rawFile)
-        let lookup: (WebURL) -> String? = { paths[$0.withoutFragment.string] }
         let output: [UInt8]
-        switch document.kind {
-        case .html:
-            let extraction = try HTMLExtractor.extract(bytes, contentType: document.contentType)
-            let base = baseURL(of: extraction, documentURL: document.url)
-            let plan = LinkPlanner.plan(
-                references: extraction.references, documentPath: document.localPath, baseURL: base, localPath: lookup)
-            let replacements = replacementTable(extraction.references, plan)
-            output = try ReferenceRewriter.rewrite(
-                extraction, options: .init(dropIntegrityOfRewritten: true, neutraliseBase: true)
-            ) { replacements[$0] }
-        case .css:
-            let references = CSSExtractor.extract(bytes)
-            let plan = LinkPlanner.plan(
-                references: references, documentPath: document.localPath, baseURL: document.url, localPath: lookup)
-            let replacements = replacementTable(references, plan)
-            output = try ReferenceRewriter.rewriteCSS(bytes) { replacements[$0] }
+        if let deferred = document.deferred, let urls,
+           let rewritten = try deferred.rewrite(bytes, documentPath: document.localPath, urls: urls.table, localPaths: urls.localPaths) {
+            output = rewritten
+        } else {
+            output = try rewriteParsing(document, bytes: bytes, paths: paths)
         }
-        let exists = access(documentFile, F_OK) == 0
-        if output == bytes, exists { return false }
-        let folder = CreatedDirectories.parent(of: document.localPath)
-        try directories.ensure(folder, in: fileSystem)
+        if !exists { try directories.ensure(CreatedDirectories.parent(of: document.localPath), in: fileSystem) }
+        if output == bytes {
+            if !exists { try hardLink(rawFile, documentFile, path: document.localPath) }
+            return false
+        }
+        if !replaceAtomically {
+            if exists, unlink(documentFile) != 0, errno != ENOENT {
+                throw StoreError.from(errno: errno, operation: "unlink", path: document.localPath)
+            }
+            do {
+                try writeNewFile(output, at: documentFile, shownAs: document.localPath)
+            } catch {
+                _ = link(rawFile, documentFile)  // the original stays in place
+                throw error
+            }
+            return true
+        }
         let temporaryFile = documentFile + ".rewrite:" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         try writeNewFile(output, at: temporaryFile, shownAs: document.localPath)
-        if exists, !replaceAtomically, unlink(documentFile) != 0, errno != ENOENT {
-            let code = errno
-            unlink(temporaryFile)
-            throw StoreError.from(errno: code, operation: "unlink", path: document.localPath)
-        }
         if rename(temporaryFile, documentFile) != 0 {
             let code = errno
             unlink(temporaryFile)
-            if exists, !replaceAtomically { _ = link(rawFile, documentFile) }  // put the original back
             throw StoreError.from(errno: code, operation: "rename", path: document.localPath)
         }
-        return output != bytes
+        return true
     }
 
     /// Creates `path` (which must not exist; no symbolic link followed) with `bytes`, mode 0600.
@@ -167,6 +168,28 @@ extension Crawler {
             let code = errno
             unlink(path)
             throw StoreError.from(errno: code, operation: "close", path: name)
+        }
+    }
+
+    /// The rewritten bytes of a document without a ``DeferredRewrite``: it is parsed again.
+    private static func rewriteParsing(_ document: CrawlState.Document, bytes: [UInt8], paths: [String: String]) throws -> [UInt8] {
+        let lookup: (WebURL) -> String? = { paths[$0.withoutFragment.string] }
+        switch document.kind {
+        case .html:
+            let extraction = try HTMLExtractor.extract(bytes, contentType: document.contentType)
+            let base = baseURL(of: extraction, documentURL: document.url)
+            let plan = LinkPlanner.plan(
+                references: extraction.references, documentPath: document.localPath, baseURL: base, localPath: lookup)
+            let replacements = replacementTable(extraction.references, plan)
+            return try ReferenceRewriter.rewrite(
+                extraction, options: .init(dropIntegrityOfRewritten: true, neutraliseBase: true)
+            ) { replacements[$0] }
+        case .css:
+            let references = CSSExtractor.extract(bytes)
+            let plan = LinkPlanner.plan(
+                references: references, documentPath: document.localPath, baseURL: document.url, localPath: lookup)
+            let replacements = replacementTable(references, plan)
+            return try ReferenceRewriter.rewriteCSS(bytes) { replacements[$0] }
         }
     }
 

@@ -71,6 +71,8 @@ public final class Crawler: Sendable {
         if job.respectRobots { await loadRobots(into: state, staging: staging, previous: previous) }
 
         await crawl(state: state, staging: staging, previous: previous)
+        var phaseStart = Date()
+        logger.debug("\(job.name): crawl phase \(Self.seconds(since: started))")
         if let fatal = await state.fatal {
             removeQuietly(staging.fileSystem.root)
             throw .store(fatal)
@@ -90,6 +92,8 @@ public final class Crawler: Sendable {
         paths.merge(reserved) { existing, _ in existing }
         progress?.phase("rewriting links")
         let (rewritten, rewriteFailures) = await rewriteDocuments(state: state, staging: staging, paths: paths, previous: previous)
+        logger.debug("\(job.name): rewrite phase \(Self.seconds(since: phaseStart)) (\(rewritten) documents)")
+        phaseStart = Date()
         var warnings: [String] = job.warnings
         if let full = rewriteFailures.first(where: { if case .diskFull = $0.error { true } else { false } }) {
             // A half-rewritten copy would link to the origin: publish nothing.
@@ -133,7 +137,10 @@ public final class Crawler: Sendable {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601
             try staging.fileSystem.write(Array(try encoder.encode(report)), to: "_mirror/report.json")
+            logger.debug("\(job.name): manifest and report \(Self.seconds(since: phaseStart))")
+            phaseStart = Date()
             try store.publish(staging)
+            logger.debug("\(job.name): publish (sync and rename) \(Self.seconds(since: phaseStart))")
         } catch let error as StoreError {
             removeQuietly(staging.fileSystem.root)
             throw .store(error)
@@ -351,28 +358,49 @@ public final class Crawler: Sendable {
         }
         var links: [DiscoveredLink] = []
         var kind: CrawlState.DocumentKind?
+        var draft: DeferredRewrite.Draft?
         switch type {
         case .html where response.bodyBytes <= job.limits.maxHTMLBytes:
             kind = .html
             let extraction = try HTMLExtractor.extract(bytes, contentType: contentType)
             let base = Self.baseURL(of: extraction, documentURL: finalURL)
-            for reference in extraction.references where reference.kind != .base {
-                if let url = resolve(reference.value, against: base) {
-                    links.append(DiscoveredLink(url: url, isRequisite: reference.isRequisite))
-                }
-            }
+            // A UTF-16 document's spans index its UTF-8 transcoding, not the stored bytes: it
+            // is parsed again when rewritten.
+            draft = extraction.isTranscoded ? nil : DeferredRewrite.Draft(charset: extraction.charset, length: bytes.count)
+            links = Self.discover(extraction.references, base: base, maxURLLength: job.limits.maxURLLength, draft: &draft)
         case .css:
             kind = .css
-            for reference in CSSExtractor.extract(bytes) {
-                if let url = resolve(reference.value, against: finalURL) {
-                    links.append(DiscoveredLink(url: url, isRequisite: true))
-                }
-            }
+            draft = DeferredRewrite.Draft(charset: .utf8, length: bytes.count)
+            links = Self.discover(CSSExtractor.extract(bytes), base: finalURL, maxURLLength: job.limits.maxURLLength, draft: &draft)
         default:
             break
         }
         await state.stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links,
-                           documentKind: kind, change: change)
+                           documentKind: kind, change: change, rewrite: draft)
+    }
+
+    /// Resolves a document's references once: the in-scope candidates to crawl, and (into
+    /// `draft`) what the rewrite will need.
+    static func discover(
+        _ references: [Reference], base: WebURL, maxURLLength: Int, draft: inout DeferredRewrite.Draft?
+    ) -> [DiscoveredLink] {
+        var links: [DiscoveredLink] = []
+        links.reserveCapacity(references.count)
+        for reference in references {
+            if reference.kind == .base {
+                if let span = reference.attributeSpan { draft?.delete(span) }
+                continue
+            }
+            guard let target = LinkPlanner.target(of: reference.value, baseURL: base) else { continue }
+            draft?.add(reference, target: target)
+            if case .url(let url, _) = target {
+                let bare = url.withoutFragment
+                if bare.string.utf8.count <= maxURLLength {
+                    links.append(DiscoveredLink(url: bare, isRequisite: reference.isRequisite))
+                }
+            }
+        }
+        return links
     }
 
     /// Reads a finished download (a regular file this run created; symbolic links refused).
@@ -393,16 +421,15 @@ public final class Crawler: Sendable {
         return Array(bytes.prefix(offset))
     }
 
-    private func resolve(_ value: String, against base: WebURL) -> WebURL? {
-        guard let url = base.resolve(value) else { return nil }
-        let bare = url.withoutFragment
-        return bare.string.utf8.count <= job.limits.maxURLLength ? bare : nil
-    }
-
     /// The URL that relative references resolve against: `<base href>` when present.
     static func baseURL(of extraction: HTMLExtraction, documentURL: WebURL) -> WebURL {
         if let base = extraction.base, let resolved = documentURL.resolve(base.value) { return resolved }
         return documentURL
+    }
+
+    /// "0.123 s": for phase timings in debug lines.
+    private static func seconds(since start: Date) -> String {
+        String(format: "%.3f s", Date().timeIntervalSince(start))
     }
 
     static func kind(of error: HTTPError) -> String {

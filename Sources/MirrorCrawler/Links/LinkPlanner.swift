@@ -35,29 +35,65 @@ public enum LinkPlanner {
         var plan = LinkPlan()
         var listed = Set<String>()
         for (index, reference) in references.enumerated() where reference.kind != .base {
-            let value = reference.value
-            let trimmed = value.drop { isHTMLSpace($0) }
-            if trimmed.allSatisfy(isHTMLSpace) || trimmed.hasPrefix("#") { continue }
-            let scheme = WebURL.scheme(of: value)
-            if let scheme, scheme != "http", scheme != "https" { continue }
-            guard let resolved = try? baseURL.resolving(value) else {
-                // A relative reference that is no valid URL (control characters, over-long) must
-                // not stay as it is: read from disk it could point anywhere, even above the
-                // mirror (`/x` is the file-system root). `about:invalid` loads nothing (the
-                // value CSS uses for invalid URLs).
-                if scheme == nil { plan.replacements[index] = "about:invalid" }
-                continue
-            }
-            let target = resolved.withoutFragment
-            if let local = localPath(target) {
-                plan.replacements[index] = PathMapper.relativeLink(
-                    from: documentPath, to: local, fragment: resolved.fragment)
-                continue
-            }
-            if listed.insert(target.string).inserted { plan.external.append(target) }
-            if !isAbsolute(trimmed, scheme: scheme) { plan.replacements[index] = resolved.string }
+            guard let target = target(of: reference.value, baseURL: baseURL) else { continue }
+            let (text, external) = replacement(for: target, documentPath: documentPath, localPath: localPath)
+            if let text { plan.replacements[index] = text }
+            if let external, listed.insert(external.string).inserted { plan.external.append(external) }
         }
         return plan
+    }
+
+    /// The first step of ``plan(references:documentPath:baseURL:localPath:)`` for one value:
+    /// what it points at, or nil when it is left unchanged whatever is mirrored (empty,
+    /// fragment-only, another scheme).
+    /// - Parameters:
+    ///   - value: the reference's decoded value (``MirrorDocument/Reference/value``).
+    ///   - baseURL: the URL relative references resolve against.
+    public static func target(of value: String, baseURL: WebURL) -> LinkTarget? {
+        let trimmed = value.drop { isHTMLSpace($0) }
+        if trimmed.allSatisfy(isHTMLSpace) || trimmed.hasPrefix("#") { return nil }
+        let scheme = WebURL.scheme(of: value)
+        if let scheme, scheme != "http", scheme != "https" { return nil }
+        guard let resolved = try? baseURL.resolving(value) else { return scheme == nil ? .invalid : nil }
+        return .url(resolved, writtenAbsolute: isAbsolute(trimmed, scheme: scheme))
+    }
+
+    /// The second step: the text to write for a target, once the local paths are known.
+    /// - Parameters:
+    ///   - target: from ``target(of:baseURL:)``.
+    ///   - documentPath: the document's own path relative to the site folder.
+    ///   - localPath: the local path of a mirrored URL (given without fragment), or nil.
+    /// - Returns: the new text (nil: leave the value as written), and the URL when it is not
+    ///   mirrored (for the report).
+    public static func replacement(
+        for target: LinkTarget, documentPath: String, localPath: (WebURL) -> String?
+    ) -> (text: String?, external: WebURL?) {
+        switch target {
+        case .invalid:
+            return ("about:invalid", nil)
+        case .url(let resolved, let writtenAbsolute):
+            let bare = resolved.withoutFragment
+            let local = localPath(bare)
+            let text = Self.text(documentPath: documentPath, localPath: local, url: bare.string, fragment: resolved.fragment,
+                                 writtenAbsolute: writtenAbsolute)
+            return (text, local == nil ? bare : nil)
+        }
+    }
+
+    /// The text for a resolved URL: a relative link to its local copy when mirrored; else the
+    /// absolute URL, or nil (unchanged) when the value was written absolute.
+    /// - Parameters:
+    ///   - documentPath: the document's own path relative to the site folder.
+    ///   - localPath: the URL's local path, or nil when not mirrored.
+    ///   - url: the URL without fragment.
+    ///   - fragment: the reference's fragment, kept in either form.
+    ///   - writtenAbsolute: whether the value names its scheme and host.
+    static func text(
+        documentPath: String, localPath: String?, url: String, fragment: String?, writtenAbsolute: Bool
+    ) -> String? {
+        if let localPath { return PathMapper.relativeLink(from: documentPath, to: localPath, fragment: fragment) }
+        if writtenAbsolute { return nil }
+        return fragment.map { url + "#" + $0 } ?? url
     }
 
     /// Whether a value names its own scheme and host (`https://host/…`), so it resolves the

@@ -43,7 +43,44 @@ public enum ReferenceRewriter {
             edits.append(Rewrite(span: reference.span, replacement: URLEncoder.encode(url, for: reference.syntax, charset: charset)))
             if options.dropIntegrityOfRewritten, let integrity = reference.integritySpan { deletions.insert(integrity) }
         }
-        edits += deletions.map { Rewrite(span: $0, replacement: []) }
+        return ordered(edits, deletions: deletions)
+    }
+
+    /// Builds the edits for references kept as sites from an earlier parse of `source`.
+    ///
+    /// Unlike ``edits(for:charset:options:replacement:)``, a replacement is skipped when its
+    /// escaped bytes equal the bytes already there (the decoded value is not kept).
+    /// - Parameters:
+    ///   - sites: The document's references, as ``ReferenceSite``s, in any order.
+    ///   - source: The bytes the sites index (the document as parsed).
+    ///   - deletions: Spans to remove, such as `<base href>` attributes.
+    ///   - charset: The document's charset (decides how non-ASCII is written).
+    ///   - dropIntegrityOfRewritten: Remove the `integrity` attribute of a rewritten reference.
+    ///   - replacement: The new URL for the site at an index, or nil to leave it.
+    /// - Returns: Sorted, non-overlapping edits for ``SpliceRewriter/apply(_:to:)``. Sites
+    ///   outside `source` are ignored (the splice would refuse them).
+    public static func edits(
+        at sites: [ReferenceSite], in source: [UInt8], deleting deletions: [Range<Int>], charset: Charset = .utf8,
+        dropIntegrityOfRewritten: Bool = true, replacement: (Int) -> String?
+    ) -> [Rewrite] {
+        var edits: [Rewrite] = []
+        var removed = Set(deletions.filter { $0.upperBound <= source.count })
+        for (index, site) in sites.enumerated() {
+            let span = site.span
+            guard span.upperBound <= source.count, let url = replacement(index) else { continue }
+            let bytes = URLEncoder.encode(url, for: site.syntax, charset: charset)
+            if source[span].elementsEqual(bytes) { continue }
+            edits.append(Rewrite(span: span, replacement: bytes))
+            if dropIntegrityOfRewritten, let integrity = site.integritySpan, integrity.upperBound <= source.count {
+                removed.insert(integrity)
+            }
+        }
+        return ordered(edits, deletions: removed)
+    }
+
+    /// Sorts replacements together with deletions, dropping edits inside a deleted span.
+    private static func ordered(_ replacements: [Rewrite], deletions: Set<Range<Int>>) -> [Rewrite] {
+        var edits = replacements + deletions.map { Rewrite(span: $0, replacement: []) }
         edits.sort { $0.span.lowerBound < $1.span.lowerBound || ($0.span.lowerBound == $1.span.lowerBound && $0.span.count > $1.span.count) }
         // Drop edits inside a deleted attribute (a base href that is also remapped).
         var result: [Rewrite] = []

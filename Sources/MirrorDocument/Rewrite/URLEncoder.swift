@@ -23,9 +23,9 @@ public enum URLEncoder {
         switch syntax {
         case .htmlAttribute(let quote):
             if quote == .none, needsQuotes(url) {
-                return [0x22] + attribute(Array(url.unicodeScalars), quote: .double, utf8: utf8) + [0x22]
+                return [0x22] + attribute(url.unicodeScalars, quote: .double, utf8: utf8) + [0x22]
             }
-            return attribute(Array(url.unicodeScalars), quote: quote, utf8: utf8)
+            return attribute(url.unicodeScalars, quote: quote, utf8: utf8)
         case .srcsetCandidate(let attributeQuote):
             var scalars = percentEncode(url, { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" })
             if scalars.last == ",", !scalars.isEmpty { scalars.removeLast(); scalars += Array("%2C".unicodeScalars) }
@@ -53,9 +53,9 @@ public enum URLEncoder {
 
     private static func percentEncode(_ url: String, _ predicate: (Unicode.Scalar) -> Bool) -> [Unicode.Scalar] {
         var out: [Unicode.Scalar] = []
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
         for c in url.unicodeScalars {
             if predicate(c) {
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
                 let v = Int(c.value)
                 out += ["%", hex[v >> 4], hex[v & 15]]
             } else {
@@ -66,22 +66,26 @@ public enum URLEncoder {
     }
 
     /// Escapes for an HTML attribute value with the given quoting.
-    private static func attribute(_ scalars: [Unicode.Scalar], quote: Reference.Quote, utf8: Bool) -> [UInt8] {
+    private static func attribute<Scalars: Collection<Unicode.Scalar>>(
+        _ scalars: Scalars, quote: Reference.Quote, utf8: Bool
+    ) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(scalars.count + 8)
         for c in scalars {
             switch c {
-            case "&": out += Array("&amp;".utf8)
-            case "\"" where quote != .single: out += Array("&quot;".utf8)
-            case "'" where quote != .double: out += Array("&#39;".utf8)
+            case "&": out.append(contentsOf: "&amp;".utf8)
+            case "\"" where quote != .single: out.append(contentsOf: "&quot;".utf8)
+            case "'" where quote != .double: out.append(contentsOf: "&#39;".utf8)
             case " ", "\t", "\n", "\r", "\u{0C}", "<", ">", "=", "`":
                 // `where` would bind to the last pattern only, so test the quoting here.
-                out += quote == .none ? Array("&#\(c.value);".utf8) : Array(String(c).utf8)
+                if quote == .none { out.append(contentsOf: "&#\(c.value);".utf8) } else { out.append(UInt8(c.value)) }
             default:
-                if c.value < 0x80 || utf8 {
-                    out += Array(String(c).utf8)
+                if c.isASCII {
+                    out.append(UInt8(c.value))
+                } else if utf8, let encoded = UTF8.encode(c) {
+                    out.append(contentsOf: encoded)
                 } else {
-                    out += Array("&#\(c.value);".utf8)
+                    out.append(contentsOf: "&#\(c.value);".utf8)
                 }
             }
         }
