@@ -12,20 +12,19 @@ extension WebURL {
         guard raw.count <= maximumLength else {
             throw .tooLong(length: raw.count, limit: maximumLength)
         }
+        // Tabs and newlines removed, leading and trailing C0 controls and spaces trimmed, in
+        // one buffer.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(raw.count)
         for byte in raw where byte != 0x09 && byte != 0x0A && byte != 0x0D {
+            if bytes.isEmpty, byte <= 0x20 { continue }
             bytes.append(byte)
         }
-        var start = 0
-        var end = bytes.count
-        while start < end, bytes[start] <= 0x20 { start += 1 }
-        while end > start, bytes[end - 1] <= 0x20 { end -= 1 }
-        let trimmed = Array(bytes[start..<end])
-        if let offset = trimmed.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) {
+        while let last = bytes.last, last <= 0x20 { bytes.removeLast() }
+        if let offset = bytes.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) {
             throw .controlCharacter(offset: offset)
         }
-        return trimmed
+        return bytes
     }
 
     /// The length of a leading `scheme:` (scheme characters only, excluding the colon), or

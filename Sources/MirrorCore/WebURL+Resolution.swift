@@ -47,7 +47,7 @@ extension WebURL {
         }
 
         let pathEnd = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
-        let referencePath = bytes[..<pathEnd].map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 }
+        let referencePath = bytes[..<pathEnd]  // a backslash counts as a slash here
         var tail = bytes[pathEnd...]
         var referenceQuery: ArraySlice<UInt8>?
         var referenceFragment: ArraySlice<UInt8>?
@@ -73,7 +73,7 @@ extension WebURL {
                 target += query.utf8
             }
         } else {
-            if referencePath.first != UInt8(ascii: "/") {
+            if let first = referencePath.first, !ASCII.isSlash(first) {
                 // Merge (§5.2.3): the base path up to and including its last slash.
                 let basePath = path.utf8
                 if let lastSlash = basePath.lastIndex(of: UInt8(ascii: "/")) {
@@ -82,7 +82,7 @@ extension WebURL {
                     target.append(UInt8(ascii: "/"))
                 }
             }
-            target += referencePath
+            for byte in referencePath { target.append(byte == UInt8(ascii: "\\") ? UInt8(ascii: "/") : byte) }
             if let referenceQuery {
                 target.append(UInt8(ascii: "?"))
                 target += referenceQuery
@@ -92,7 +92,9 @@ extension WebURL {
             target.append(UInt8(ascii: "#"))
             target += referenceFragment
         }
-        let length = origin.utf8.count + target.count
+        let originLength = string.utf8.count - path.utf8.count - (query.map { $0.utf8.count + 1 } ?? 0)
+            - (fragment.map { $0.utf8.count + 1 } ?? 0)
+        let length = originLength + target.count
         guard length <= maximumLength else { throw .tooLong(length: length, limit: maximumLength) }
         // Normalising the composed path removes dot segments and normalises encoding.
         let (newPath, newQuery, newFragment) = WebURL.parsePathQueryFragment(target[...])
@@ -106,14 +108,24 @@ extension WebURL {
     /// a browser does, so `" java\tscript:x"` reports `javascript`.
     /// - Parameter reference: the raw reference text.
     public static func scheme(of reference: String) -> String? {
-        var bytes: [UInt8] = []
+        // One pass, no buffer unless there is a scheme: most references are relative.
+        var scheme: [UInt8] = []
+        var started = false
         for byte in reference.utf8 {
             if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
-            if bytes.isEmpty, byte <= 0x20 { continue }
-            bytes.append(byte)
-            if byte == UInt8(ascii: ":") || byte == UInt8(ascii: "/") { break }
+            if !started {
+                if byte <= 0x20 { continue }
+                guard ASCII.isAlpha(byte) else { return nil }
+                started = true
+            } else if byte == UInt8(ascii: ":") {
+                return String(decoding: scheme, as: UTF8.self)
+            } else if !(ASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                        || byte == UInt8(ascii: ".")) {
+                return nil
+            }
+            if scheme.isEmpty { scheme.reserveCapacity(8) }
+            scheme.append(ASCII.lowercased(byte))
         }
-        guard let count = schemeLength(bytes[...]) else { return nil }
-        return String(decoding: bytes[0..<count].map(ASCII.lowercased), as: UTF8.self)
+        return nil
     }
 }

@@ -15,45 +15,70 @@
 /// - an empty query (`?`) or fragment (`#`) is dropped; the order of query parameters is kept.
 ///
 /// Components hold the normalised, still percent-encoded text.
+///
+/// The components live in one shared, immutable object: a crawl holds and copies URLs by the
+/// thousand (queue entries, referrers, links), and a copy is then one reference, not seven.
 public struct WebURL: Sendable, Hashable, CustomStringConvertible {
+    private final class Storage: Sendable {
+        let scheme: String
+        let host: String
+        let port: Int?
+        let path: String
+        let query: String?
+        let fragment: String?
+        let string: String
+
+        init(scheme: String, host: String, port: Int?, path: String, query: String?, fragment: String?, string: String) {
+            self.scheme = scheme
+            self.host = host
+            self.port = port
+            self.path = path
+            self.query = query
+            self.fragment = fragment
+            self.string = string
+        }
+    }
+
+    private let storage: Storage
+
     /// `http` or `https`.
-    public let scheme: String
+    public var scheme: String { storage.scheme }
     /// The lower-cased host name, or an IPv6 literal in brackets (`[::1]`).
-    public let host: String
+    public var host: String { storage.host }
     /// The port when it is not the scheme's default, otherwise `nil`.
-    public let port: Int?
+    public var port: Int? { storage.port }
     /// The normalised path; never empty, always starting with `/`.
-    public let path: String
+    public var path: String { storage.path }
     /// The normalised query without its `?`, or `nil` when there is none (or it was empty).
-    public let query: String?
+    public var query: String? { storage.query }
     /// The normalised fragment without its `#`, or `nil` when there is none (or it was empty).
-    public let fragment: String?
+    public var fragment: String? { storage.fragment }
 
     /// The normalised serialisation, including the fragment when there is one. Built once:
     /// it is the key of every table the crawler keeps, and it identifies the URL (equality and
     /// hashing use it alone).
-    public let string: String
+    public var string: String { storage.string }
 
     /// The longest input, in UTF-8 bytes, that parsing accepts unless told otherwise.
     public static let defaultMaximumLength = 8192
 
     /// Creates a URL from already-normalised components. Only the parser calls this.
     init(scheme: String, host: String, port: Int?, path: String, query: String?, fragment: String?) {
-        self.scheme = scheme
-        self.host = host
-        self.port = port
-        self.path = path
-        self.query = query
-        self.fragment = fragment
-        var text = scheme + "://" + host
-        if let port { text += ":" + String(port) }
+        let portText = port.map { String($0) }
+        var text = ""
+        text.reserveCapacity(scheme.utf8.count + 3 + host.utf8.count + (portText.map { $0.utf8.count + 1 } ?? 0)
+            + path.utf8.count + (query.map { $0.utf8.count + 1 } ?? 0) + (fragment.map { $0.utf8.count + 1 } ?? 0))
+        text += scheme
+        text += "://"
+        text += host
+        if let portText { text += ":"; text += portText }
         text += path
-        if let query { text += "?" + query }
-        if let fragment { text += "#" + fragment }
-        string = text
+        if let query { text += "?"; text += query }
+        if let fragment { text += "#"; text += fragment }
+        storage = Storage(scheme: scheme, host: host, port: port, path: path, query: query, fragment: fragment, string: text)
     }
 
-    public static func == (lhs: WebURL, rhs: WebURL) -> Bool { lhs.string == rhs.string }
+    public static func == (lhs: WebURL, rhs: WebURL) -> Bool { lhs.storage === rhs.storage || lhs.string == rhs.string }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(string) }
 

@@ -105,7 +105,9 @@ final class CurlTransfer: @unchecked Sendable {
         // 2.5 s against 5.7 s, because one connection funnels every frame through one socket.
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 0), "pipewait")
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1), "keepalive")
-        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 64 * 1024), "buffer size")
+        // Each transfer in flight holds one receive buffer: 8 KiB (curl's default is 16) keeps
+        // 256 concurrent transfers within the memory bound; bodies stream to disk anyway.
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 8 * 1024), "buffer size")
 
         let timeouts = request.timeouts
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(timeouts.connect * 1000)), "connect timeout")
