@@ -72,7 +72,7 @@ public final class Logger: Sendable {
             var object: [String: String] = fields
             object["level"] = level.label
             object["message"] = text
-            object["time"] = ISO8601DateFormatter().string(from: Date())
+            object["time"] = UTCTime.iso8601(Date())
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
             line = String(decoding: data, as: UTF8.self) + "\n"
         case .text:

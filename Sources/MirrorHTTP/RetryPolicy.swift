@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 
 /// When to try a request again: server errors (500, 502, 503, 504), 429, timeouts and
 /// connection failures, with exponential backoff or the server's `Retry-After`.
@@ -55,31 +56,30 @@ public struct RetryPolicy: Sendable, Equatable {
     public static func parseRetryAfter(_ value: String, now: Date) -> TimeInterval? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int(trimmed), seconds >= 0 { return TimeInterval(seconds) }
-        guard let date = HTTPDate.parse(trimmed) else { return nil }
+        guard let date = HTTPDate.parse(trimmed, now: now) else { return nil }
         return max(0, date.timeIntervalSince(now))
     }
 }
 
-/// HTTP-date parsing (RFC 9110 §5.6.7): IMF-fixdate, plus the obsolete RFC 850 and asctime forms.
+/// HTTP-date parsing and formatting (RFC 9110 §5.6.7): IMF-fixdate, plus the obsolete RFC 850
+/// and asctime forms, for `Retry-After` and cookie `Expires`. A thin face over ``UTCTime``.
 public enum HTTPDate {
-    private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
-
-    public static func parse(_ text: String) -> Date? {
-        for format in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
+    /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850
+    /// (`Sunday, 06-Nov-94 08:49:37 GMT`, also with a four-digit year as cookies use) or asctime
+    /// (`Sun Nov  6 08:49:37 1994`) date.
+    ///
+    /// See ``UTCTime/parseHTTPDate(_:now:)`` for the exact rules, including two-digit years.
+    /// - Parameters:
+    ///   - text: the header value, without surrounding spaces.
+    ///   - now: the reference for two-digit years.
+    /// - Returns: the date, or `nil` when the text is none of the forms.
+    public static func parse(_ text: String, now: Date = Date()) -> Date? {
+        UTCTime.parseHTTPDate(text, now: now)
     }
 
+    /// Formats a date as IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
+    /// - Parameter date: the date.
     public static func format(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
+        UTCTime.httpDate(date)
     }
 }

@@ -126,7 +126,7 @@ struct FetchCommand {
         if let tls = response.tls {
             logger.info("TLS \(tls.version ?? "?") \(tls.cipher ?? "?") ALPN \(tls.alpn ?? "none"), trust policy \(tls.evaluatorName), client certificate \(tls.identitySent ? "sent" : "not sent")\(response.reusedConnection ? " (reused connection)" : "")")
         }
-        logger.info("HTTP/\(response.httpVersion) \(response.status), \(response.bodyBytes) bytes (\(response.wireBytes) on the wire) in \(String(format: "%.3f", response.totalTime)) s")
+        logger.info("HTTP/\(response.httpVersion) \(response.status), \(response.bodyBytes) bytes (\(response.wireBytes) on the wire) in \(NumberText.fixed(response.totalTime, fractionDigits: 3)) s")
     }
 }
 

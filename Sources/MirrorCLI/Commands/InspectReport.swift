@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 import MirrorTLS
 
 /// What `inspect` found, for text or JSON output.
@@ -61,11 +62,10 @@ struct InspectReport: Encodable {
         if let tlsVersion { lines.append("  TLS: \(tlsVersion), cipher \(cipher ?? "?"), ALPN \(alpn ?? "none")") }
         lines.append("")
         lines.append("Certificate chain (as presented, leaf first):")
-        let dates = ISO8601DateFormatter()
         for (index, cert) in chain.enumerated() {
             lines.append("  [\(index)] subject: \(cert.subject)")
             lines.append("      issuer:  \(cert.issuer)")
-            lines.append("      valid:   \(dates.string(from: cert.notBefore)) to \(dates.string(from: cert.notAfter))")
+            lines.append("      valid:   \(UTCTime.iso8601(cert.notBefore)) to \(UTCTime.iso8601(cert.notAfter))")
             if !cert.subjectAlternativeNames.isEmpty { lines.append("      names:   \(cert.subjectAlternativeNames.joined(separator: ", "))") }
             lines.append("      sha256:  \(cert.sha256)")
             lines.append("      pin:     \(cert.pin)")
@@ -85,7 +85,7 @@ struct InspectReport: Encodable {
         if let identity = clientIdentity {
             lines.append("  subject: \(identity.subject)")
             lines.append("  issuer:  \(identity.issuer)")
-            lines.append("  expires: \(dates.string(from: identity.notAfter)) (\(identity.chainCertificates) chain certificate(s) sent along)")
+            lines.append("  expires: \(UTCTime.iso8601(identity.notAfter)) (\(identity.chainCertificates) chain certificate(s) sent along)")
             if let warning = identity.warning { lines.append("  warning: \(warning)") }
             switch clientAccepted {
             case true?: lines.append("  accepted by the server (HTTP \(httpStatus.map(String.init) ?? "?"))")

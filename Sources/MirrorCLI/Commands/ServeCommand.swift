@@ -204,7 +204,7 @@ struct ServeCommand {
 
     static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<24).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        return (0..<24).map { _ in NumberText.zeroPadded(Int(UInt8.random(in: 0...255, using: &generator)), width: 2, radix: 16) }.joined()
     }
 
     /// Waits for SIGINT/SIGTERM (or the timeout), without blocking the cooperative pool.

@@ -95,7 +95,7 @@ struct SnapshotsCommand {
                 var line = (snapshot.isCurrent ? "  * " : "    ") + snapshot.id.padding(toLength: max(30, snapshot.id.count + 2), withPad: " ", startingAt: 0)
                 line += (snapshot.date.map(format) ?? "-").padding(toLength: 22, withPad: " ", startingAt: 0)
                 line += (snapshot.pages.map { "\($0) pages" } ?? "").padding(toLength: 13, withPad: " ", startingAt: 0)
-                line += snapshot.bytes.map { ByteCountFormatter.string(fromByteCount: $0, countStyle: .binary) } ?? ""
+                line += snapshot.bytes.map(NumberText.byteCount) ?? ""
                 if let failed = snapshot.failed, failed > 0 { line += "  (\(failed) failed)" }
                 while line.hasSuffix(" ") { line.removeLast() }
                 lines.append(line)
@@ -104,7 +104,7 @@ struct SnapshotsCommand {
                 lines.append("  last runs:")
                 for run in site.runs.reversed() {
                     var line = "    \(format(run.startedAt))  \(run.outcome.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) exit \(run.exitCode)"
-                    line += String(format: "  %.1f s", run.durationSeconds)
+                    line += "  " + NumberText.fixed(run.durationSeconds, fractionDigits: 1) + " s"
                     line += "  +\(run.counts.added) ~\(run.counts.changed) -\(run.counts.removed) =\(run.counts.unchanged) !\(run.counts.failed)"
                     if let error = run.error { line += "  \(error)" }
                     lines.append(line)
@@ -116,10 +116,6 @@ struct SnapshotsCommand {
 
     /// `2027-01-15 08:00 UTC`.
     static func format(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        return formatter.string(from: date)
+        UTCTime.minuteStamp(date)
     }
 }

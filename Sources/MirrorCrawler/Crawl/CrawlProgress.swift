@@ -40,8 +40,8 @@ public final class CrawlProgress: @unchecked Sendable {
         let remaining = Double(stats.queued + stats.inFlight)
         let eta = done > 0 ? remaining / (done / elapsed) : 0
         let line = "\(site): \(stats.done) done, \(stats.queued) queued, \(stats.inFlight) in flight, "
-            + ByteCountFormatter.string(fromByteCount: stats.bytes, countStyle: .binary)
-            + " (" + ByteCountFormatter.string(fromByteCount: Int64(rate), countStyle: .binary) + "/s), "
+            + NumberText.byteCount(stats.bytes)
+            + " (" + NumberText.byteCount(Int64(rate)) + "/s), "
             + "\(failed) errors, ETA \(Int(eta))s"
         if tty {
             Terminal.write("\r\u{1B}[K" + line, to: 2)

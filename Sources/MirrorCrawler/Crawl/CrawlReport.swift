@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 
 /// What a crawl did, written as `_mirror/report.json` in the snapshot and summarised on exit.
 public struct CrawlReport: Codable, Sendable {
@@ -44,8 +45,8 @@ public struct CrawlReport: Codable, Sendable {
     public var summaryLine: String {
         let rate = durationSeconds > 0 ? Double(bytes) / durationSeconds : 0
         return "\(site): \(fetched) URLs (\(pages) pages, \(requisites) requisites): \(added) added, \(changed) changed, \(unchanged) unchanged, \(removed) removed, \(failed) failed, "
-            + "\(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .binary)) in "
-            + String(format: "%.1f s (%@/s)", durationSeconds, ByteCountFormatter.string(fromByteCount: Int64(rate), countStyle: .binary))
+            + "\(NumberText.byteCount(bytes)) in "
+            + NumberText.fixed(durationSeconds, fractionDigits: 1) + " s (" + NumberText.byteCount(Int64(rate)) + "/s)"
             + ", \(outOfScopeCount) out-of-scope links, snapshot \(snapshot)"
     }
 }

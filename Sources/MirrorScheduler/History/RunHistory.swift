@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -122,18 +123,12 @@ public struct RunHistory: Sendable {
 
     /// ISO 8601 UTC with milliseconds: `2027-01-15T08:00:42.500Z`.
     static func formatDate(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        UTCTime.iso8601(date, milliseconds: true)
     }
 
     /// Parses ISO 8601 with or without fractional seconds.
     static func parseDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        UTCTime.parseISO8601(text)
     }
 
     private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(RunHistoryError) {

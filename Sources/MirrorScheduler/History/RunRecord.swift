@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 
 /// One refresh run, as one line of `<site>/history.jsonl`.
 public struct RunRecord: Sendable, Codable, Equatable {
@@ -62,9 +63,9 @@ public struct RunRecord: Sendable, Codable, Equatable {
 
     /// One line for logs: `site: success in 12.3 s, +3 ~1 -0 =120 !0, 4.2 MiB, snapshot ID`.
     public var summaryLine: String {
-        var line = "\(site): \(outcome.rawValue) (exit \(exitCode)) in " + String(format: "%.1f s", durationSeconds)
+        var line = "\(site): \(outcome.rawValue) (exit \(exitCode)) in " + NumberText.fixed(durationSeconds, fractionDigits: 1) + " s"
         line += ", +\(counts.added) ~\(counts.changed) -\(counts.removed) =\(counts.unchanged) !\(counts.failed)"
-        line += ", " + ByteCountFormatter.string(fromByteCount: bytes, countStyle: .binary)
+        line += ", " + NumberText.byteCount(bytes)
         if let snapshot { line += ", snapshot \(snapshot)" }
         if let error { line += ": \(error)" }
         return line

@@ -127,10 +127,10 @@ public final class SchedulerLoop: Sendable {
             line = record.summaryLine
         } else {
             line = "\(site): \(RunOutcome(exitStatus: status).rawValue) (exit \(status)) in "
-                + String(format: "%.1f s", now.timeIntervalSince(startedAt))
+                + NumberText.fixed(now.timeIntervalSince(startedAt), fractionDigits: 1) + " s"
         }
         if case .idle(let due) = next {
-            line += "; next run at " + ISO8601DateFormatter().string(from: due)
+            line += "; next run at " + UTCTime.iso8601(due)
         }
         if status == 0 || status == 10 { logger.info(line) } else { logger.warning(line) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 import MirrorStore
 
 /// The snapshot `current` pointed at when it was last looked at, with what was read from it.
@@ -92,7 +93,7 @@ final class SiteMount {
         if let bytes = directory.readInternal(["_mirror", "report.json"], limit: 64 * 1024 * 1024),
            let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
            let text = object["finishedAt"] as? String {
-            finished = ISO8601DateFormatter().date(from: text)
+            finished = UTCTime.parseISO8601(text)
         }
         return SnapshotState(linkTarget: linkTarget, directory: directory, contentTypes: types, pageCount: pages, lastRefresh: finished)
     }

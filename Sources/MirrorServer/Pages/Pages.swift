@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 
 /// The server's own HTML pages (site index, errors). Every interpolated value is escaped.
 enum Pages {
@@ -24,10 +25,9 @@ enum Pages {
 
     /// The list of sites served at `/` when there are several.
     static func siteIndex(_ rows: [SiteRow]) -> [UInt8] {
-        let formatter = ISO8601DateFormatter()
         var table = "<h1>Mirrored sites</h1>\n<table><tr><th>Site</th><th>Last refresh</th><th>Pages</th></tr>\n"
         for row in rows {
-            let refreshed = row.lastRefresh.map { formatter.string(from: $0) } ?? "never"
+            let refreshed = row.lastRefresh.map { UTCTime.iso8601($0) } ?? "never"
             let pages = row.pageCount.map(String.init) ?? "no snapshot yet"
             table += "<tr><td><a href=\"\(htmlEscape(row.link))\">\(htmlEscape(row.name))</a></td>"
                 + "<td>\(htmlEscape(refreshed))</td><td>\(htmlEscape(pages))</td></tr>\n"

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -106,7 +107,7 @@ public final class SiteLock: @unchecked Sendable {
         var since: Date?
         for line in String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n") {
             if line.hasPrefix("pid=") { pid = Int32(line.dropFirst(4)) }
-            if line.hasPrefix("since=") { since = ISO8601DateFormatter().date(from: String(line.dropFirst(6))) }
+            if line.hasPrefix("since=") { since = UTCTime.parseISO8601(String(line.dropFirst(6))) }
         }
         return (pid, since)
     }

@@ -32,8 +32,6 @@ public enum SiteLockError: DiagnosableError, Equatable {
     }
 
     static func format(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        UTCTime.iso8601(date)
     }
 }

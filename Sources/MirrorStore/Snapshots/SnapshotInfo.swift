@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 
 /// One published snapshot, as `snapshots` lists it.
 public struct SnapshotInfo: Sendable, Equatable, Codable {
@@ -37,10 +38,6 @@ public struct SnapshotInfo: Sendable, Equatable, Codable {
     public static func date(fromID id: String) -> Date? {
         let stamp = id.split(separator: "-", maxSplits: 1).first.map(String.init) ?? id
         guard stamp.utf8.count == 16 else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter.date(from: stamp)
+        return UTCTime.parseCompactStamp(stamp)
     }
 }

@@ -1,5 +1,6 @@
 import CMirrorShims
 import Foundation
+import MirrorCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,14 +38,12 @@ public struct SnapshotStore: Sendable {
     /// that ids sort in creation order even for runs within one second
     /// (`20261129T193202Z-123456-5ae0`).
     public static func newID(now: Date = Date()) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         let seconds = now.timeIntervalSince1970
-        let micros = Int((seconds - seconds.rounded(.down)) * 1_000_000)
-        let suffix = String(UInt16.random(in: 0...UInt16.max), radix: 16)
-        return formatter.string(from: now) + "-" + String(format: "%06d", micros) + "-" + String(repeating: "0", count: 4 - suffix.count) + suffix
+        let whole = seconds.rounded(.down)
+        let micros = Int((seconds - whole) * 1_000_000)
+        let suffix = NumberText.zeroPadded(Int(UInt16.random(in: 0...UInt16.max)), width: 4, radix: 16)
+        // The stamp is of the whole second, so that it and the microseconds never disagree.
+        return UTCTime.compactStamp(Date(timeIntervalSince1970: whole)) + "-" + NumberText.zeroPadded(micros, width: 6) + "-" + suffix
     }
 
     /// Starts a snapshot: an empty private folder under `snapshots/.partial-<id>`.

@@ -84,7 +84,7 @@ public final class ClientIdentity: @unchecked Sendable {
     public func expiryWarning(now: Date = Date(), withinDays: Int = 30) -> String? {
         let remaining = leaf.notAfter.timeIntervalSince(now)
         guard remaining < TimeInterval(withinDays) * 86_400 else { return nil }
-        let date = ISO8601DateFormatter().string(from: leaf.notAfter)
+        let date = UTCTime.iso8601(leaf.notAfter)
         if remaining <= 0 { return "client certificate '\(leaf.subject)' expired on \(date)" }
         let days = Int(remaining / 86_400)
         return "client certificate '\(leaf.subject)' expires on \(date) (in \(days) day\(days == 1 ? "" : "s")); renew it soon"

@@ -79,6 +79,6 @@ public enum IdentityError: DiagnosableError, Equatable {
     }
 
     private static func format(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
+        UTCTime.iso8601(date)
     }
 }
