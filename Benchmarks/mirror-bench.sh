@@ -17,8 +17,8 @@
 #   --parallel-max N     curl baseline: transfers at a time (default 32)
 #   --tools LIST         comma-separated subset of mtls-mirror,wget,wget2 (default all three)
 #   --timeout S          wall-clock limit per tool run (default 900)
-#   --mtls-mirror-bin P  use this binary instead of building `swift build -c release`
-#   --no-build           do not build; use .build/release/mtls-mirror if it exists
+#   --mtls-mirror-bin P  use this binary instead of building with scripts/build-release.sh
+#   --no-build           do not build; use the release binary if it exists
 #   --meta-dir NAME      mtls-mirror's bookkeeping folder in a snapshot (default _mirror)
 #   --keep               keep the work folder (site, PKI, mirrors, logs) and print its path
 set -euo pipefail
@@ -156,10 +156,11 @@ mtls_ready=0 mtls_note="" mtls_refresh=0
 if has_tool mtls-mirror; then
     if [ -z "$bin" ]; then
         if [ "$build" = 1 ]; then
-            log "building mtls-mirror (swift build -c release)"
-            swift build -c release >"$work/logs/swift-build.log" 2>&1 || { log "release build failed; see the log"; keep=1; exit 1; }
+            log "building mtls-mirror (scripts/build-release.sh)"
+            bin=$(bash scripts/build-release.sh 2>"$work/logs/swift-build.log") || { log "release build failed; see the log"; keep=1; exit 1; }
+        else
+            bin=$repo/.build/release/mtls-mirror
         fi
-        bin=$repo/.build/release/mtls-mirror
     fi
     if [ ! -x "$bin" ]; then
         mtls_note="no binary at $bin"

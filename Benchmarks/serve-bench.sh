@@ -19,8 +19,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 bash scripts/install-deps.sh --bench >/dev/null
-[ "$build" = 1 ] && swift build -c release >/dev/null
-bin="$repo/.build/release/mtls-mirror"
+if [ "$build" = 1 ]; then bin=$(bash scripts/build-release.sh 2>/dev/null); else bin="$repo/.build/release/mtls-mirror"; fi
 work=$(mktemp -d /tmp/mtls-mirror-serve-bench.XXXXXX)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }

@@ -11,5 +11,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-swift build -c release --product mtls-mirror >&2
-exec .build/release/mtls-mirror demo "$@"
+bin=$(bash scripts/build-release.sh)
+exec "$bin" demo "$@"

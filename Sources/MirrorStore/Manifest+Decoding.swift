@@ -30,6 +30,9 @@ struct ManifestDecoder {
     let path: String
     var lineNumber = 0
     var fields: [Range<Int>] = []
+    /// Reference texts read so far, so that a URL listed by thousands of documents (a shared
+    /// stylesheet) is one string in memory.
+    var referenceTexts = Set<String>()
 
     init(buffer: UnsafeBufferPointer<UInt8>, path: String) {
         self.buffer = buffer
@@ -124,7 +127,7 @@ struct ManifestDecoder {
         var references: [String] = []
         references.reserveCapacity(fields.count - Manifest.fixedFieldCount)
         for index in Manifest.fixedFieldCount..<fields.count {
-            references.append(try text(index))
+            references.append(referenceTexts.insert(try text(index)).memberAfterInsert)
         }
         return ManifestEntry(
             key: url, localPath: try optionalText(1), status: try number(2).map { Int($0) },

@@ -144,7 +144,7 @@ import Testing
         let fixture = try ConfigFixture()
         let config = try fixture.load(#"{"sites": [{"name": "a", "start": ["https://a.example/"]}]}"#)
         let start = try #require(WebURL("https://a.example/"))
-        #expect(config == MirrorConfig(output: fixture.path + "/output", jobs: 64, sites: [SiteConfig(name: "a", start: [start])]))
+        #expect(config == MirrorConfig(output: fixture.path + "/output", jobs: 256, sites: [SiteConfig(name: "a", start: [start])]))
 
         let site = config.sites[0]
         #expect(site.identity == nil && site.identityHosts.isEmpty)

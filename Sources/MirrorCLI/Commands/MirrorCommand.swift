@@ -11,7 +11,7 @@ struct MirrorCommand {
         OptionSpec("site", value: "NAME", repeatable: true, help: "With a config: run only these sites."),
         OptionSpec("output", short: "o", value: "DIR", help: "Output root (default ./output); the site goes to DIR/NAME/current."),
         OptionSpec("name", value: "NAME", help: "Site folder name (default: the start URL's host, with _PORT for other ports)."),
-        OptionSpec("jobs", short: "j", value: "N", help: "Concurrent transfers (default 64; HTTP/2 streams share --per-host connections)."),
+        OptionSpec("jobs", short: "j", value: "N", help: "Concurrent transfers, 1 to 1024 (default 256; HTTP/2 streams share --per-host connections)."),
         OptionSpec("depth", short: "l", value: "N", help: "Follow page links at most N levels from the start (requisites are always fetched)."),
         OptionSpec("include", value: "RULE", repeatable: true, help: "Only crawl pages whose path matches: a prefix (/docs/) or regex:PATTERN."),
         OptionSpec("exclude", value: "RULE", repeatable: true, help: "Never crawl pages whose path matches: a prefix or regex:PATTERN."),
@@ -108,7 +108,9 @@ struct MirrorCommand {
     }
 
     private func applyCrawlOptions(to job: inout SiteJob) throws {
-        if let n = try arguments.int("jobs") { guard (1...256).contains(n) else { throw UsageError("--jobs must be 1 to 256") }; job.jobs = n }
+        if let n = try arguments.int("jobs") { guard SiteJob.jobsRange.contains(n) else {
+                throw UsageError("--jobs must be \(SiteJob.jobsRange.lowerBound) to \(SiteJob.jobsRange.upperBound)")
+            }; job.jobs = n }
         if let n = try arguments.int("depth") { job.scope.maxDepth = n }
         do {
             job.scope.includes = try arguments.all("include").map(PathRule.parse)

@@ -7,7 +7,7 @@ extension MirrorConfig {
     init(decoding node: ConfigNode) throws(ConfigError) {
         let object = try node.object(keys: Self.keys, expected: "an object with \"sites\"")
         output = try object.optional("output")?.path("a folder path") ?? node.source.resolve("output")
-        jobs = try object.optional("jobs")?.int(in: 1...256) ?? SiteJob.defaultJobs
+        jobs = try object.optional("jobs")?.int(in: SiteJob.jobsRange) ?? SiteJob.defaultJobs
         sites = []
         var seen: [String: String] = [:]
         for siteNode in try object.required("sites").array(of: "site objects", nonEmpty: true) {

@@ -10,7 +10,7 @@ import MirrorCrawler
 public struct MirrorConfig: Sendable, Equatable {
     /// The root folder of all mirrors (absolute). Default `output` beside the config file.
     public var output: String
-    /// Concurrent transfers across all sites (1…256). Default 8.
+    /// Concurrent transfers across all sites (1…1024). Default ``MirrorCrawler/SiteJob/defaultJobs``.
     public var jobs: Int
     /// The sites, in file order; names are unique.
     public var sites: [SiteConfig]

@@ -29,6 +29,10 @@ actor CrawlState {
     private(set) var documents: [Document] = []
     /// The URLs that documents' ``Document/deferred`` rewrites point at.
     private(set) var urls = URLTable()
+    /// Manifest reference texts by URL, one string each (`+`-marked for requisites): thousands
+    /// of pages list the same stylesheet, and each copy would cost a heap string.
+    private var pageReferenceTexts: [String: String] = [:]
+    private var requisiteReferenceTexts: [String: String] = [:]
     private(set) var pages = 0
     private(set) var requisites = 0
     private(set) var bytes: Int64 = 0
@@ -145,8 +149,9 @@ actor CrawlState {
         if item.isRequisite { requisites += 1 } else { pages += 1 }
         var references: [String] = []
         var seen = Set<String>()
+        references.reserveCapacity(links.count)
         for link in links where seen.insert(link.url.string).inserted {
-            references.append((link.isRequisite ? "+" : "") + link.url.string)
+            references.append(referenceText(link))
         }
         let entry = ManifestEntry(
             url: finalURL, localPath: localPath, status: response.status,
@@ -159,6 +164,21 @@ actor CrawlState {
                                       contentType: response.headers["Content-Type"], sha256: response.sha256,
                                       deferred: rewrite.flatMap { DeferredRewrite($0, table: &urls) }))
         }
+    }
+
+    /// The manifest text of a link: its URL, `+`-prefixed for a requisite; shared by all the
+    /// documents that list it.
+    private func referenceText(_ link: DiscoveredLink) -> String {
+        let url = link.url.string
+        if link.isRequisite {
+            if let text = requisiteReferenceTexts[url] { return text }
+            let text = "+" + url
+            requisiteReferenceTexts[url] = text
+            return text
+        }
+        if let text = pageReferenceTexts[url] { return text }
+        pageReferenceTexts[url] = url
+        return url
     }
 
     /// A `304 Not Modified`: the previous snapshot's file was linked into this one. Its stored

@@ -429,7 +429,7 @@ public final class Crawler: Sendable {
 
     /// "0.123 s": for phase timings in debug lines.
     private static func seconds(since start: Date) -> String {
-        String(format: "%.3f s", Date().timeIntervalSince(start))
+        NumberText.fixed(Date().timeIntervalSince(start), fractionDigits: 3) + " s"
     }
 
     static func kind(of error: HTTPError) -> String {

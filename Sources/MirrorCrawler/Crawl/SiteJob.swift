@@ -33,8 +33,12 @@ public struct SiteJob: Sendable {
     /// Concurrent transfers unless configured. HTTP/2 carries them as streams over a few
     /// connections (at most ``CrawlLimits/perHostConnections`` per host), so a higher count costs
     /// the server little; over HTTP/1.1 the surplus waits for a free connection. Measured on a
-    /// 2,000-page site 20 ms away: 16 transfers 10.9 s, 64 about 2.2–2.6 s (BENCHMARKS.md).
-    public static let defaultJobs = 64
+    /// 2,000-page site 20 ms away: 16 transfers 10.9 s, 64 about 2.2–2.6 s, 256 about 1.3 s
+    /// (BENCHMARKS.md). Each transfer in flight costs about 36 KiB; 256 keep the whole run
+    /// near 54 MiB.
+    public static let defaultJobs = 256
+    /// The accepted range of `jobs`.
+    public static let jobsRange = 1...1024
 
     public init(name: String, startURLs: [WebURL], outputRoot: String) {
         self.name = name
