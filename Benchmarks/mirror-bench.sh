@@ -21,12 +21,15 @@
 #   --no-build           do not build; use the release binary if it exists
 #   --meta-dir NAME      mtls-mirror's bookkeeping folder in a snapshot (default _mirror)
 #   --keep               keep the work folder (site, PKI, mirrors, logs) and print its path
+#   --work-parent DIR    make the work folder in DIR (default /tmp): e.g. a freshly made ext4
+#                        file system, free of the inode-allocation penalty that a recent mass
+#                        deletion leaves behind (see BENCHMARKS.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
 pages=2000 runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 parallel_max=32 timeout_s=900 keep=0 build=1
-bin="" tools="mtls-mirror,wget,wget2" meta_dir=_mirror
+bin="" tools="mtls-mirror,wget,wget2" meta_dir=_mirror work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
         --pages) pages=$2; shift 2 ;;
@@ -44,7 +47,8 @@ while [ $# -gt 0 ]; do
         --no-build) build=0; shift ;;
         --meta-dir) meta_dir=$2; shift 2 ;;
         --keep) keep=1; shift ;;
-        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --work-parent) work_parent=$2; shift 2 ;;
+        -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "mirror-bench: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -54,7 +58,7 @@ has_tool() { case ",$tools," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
 bash scripts/install-deps.sh --bench
 
-work=$(mktemp -d /tmp/mtls-mirror-bench.XXXXXX)
+work=$(mktemp -d "$work_parent/mtls-mirror-bench.XXXXXX")
 source Benchmarks/origin-lib.sh
 ns="mbench$$" veth_host="mbh$$" ns_made=0
 cleanup() {

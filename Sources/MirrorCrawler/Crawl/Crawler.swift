@@ -81,6 +81,8 @@ public final class Crawler: Sendable {
             removeQuietly(staging.fileSystem.root)
             throw .cancelled
         }
+        // The downloads are final: write them out while the links are rewritten.
+        staging.beginFlush()
         directories.removeEmpty(in: staging.fileSystem)
         var paths = await state.localPaths()
         let startFailures = await startURLFailures(state: state, paths: paths)
