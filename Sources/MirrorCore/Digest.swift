@@ -3,12 +3,16 @@ import Foundation
 
 /// SHA-256 through OpenSSL's EVP interface.
 public enum SHA256Digest {
+    /// OpenSSL 3's SHA-256, fetched once. Passing `EVP_sha256()` instead makes every
+    /// `EVP_DigestInit_ex` fetch it again (a provider lookup with locks), once per download.
+    nonisolated(unsafe) static let algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
+
     /// The 32-byte SHA-256 digest of `bytes`.
     public static func hash<D: ContiguousBytes>(_ bytes: D) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
         bytes.withUnsafeBytes { raw in
             var length: UInt32 = 0
-            _ = EVP_Digest(raw.baseAddress, raw.count, &out, &length, EVP_sha256(), nil)
+            _ = EVP_Digest(raw.baseAddress, raw.count, &out, &length, algorithm, nil)
         }
         return out
     }
@@ -25,7 +29,7 @@ public final class SHA256Stream {
 
     public init() {
         context = EVP_MD_CTX_new()
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        EVP_DigestInit_ex(context, SHA256Digest.algorithm, nil)
     }
 
     deinit { EVP_MD_CTX_free(context) }
@@ -47,11 +51,12 @@ public final class SHA256Stream {
 extension Sequence where Element == UInt8 {
     /// Lower-case hexadecimal, two digits a byte.
     public var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
+        let digits: StaticString = "0123456789abcdef"
         var chars: [UInt8] = []
+        chars.reserveCapacity(underestimatedCount * 2)
         for byte in self {
-            chars.append(digits[Int(byte >> 4)])
-            chars.append(digits[Int(byte & 0x0f)])
+            chars.append(digits.utf8Start[Int(byte >> 4)])
+            chars.append(digits.utf8Start[Int(byte & 0x0f)])
         }
         return String(decoding: chars, as: UTF8.self)
     }

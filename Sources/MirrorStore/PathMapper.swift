@@ -97,20 +97,45 @@ public struct PathMapper: Sendable {
         return path
     }
 
+    /// The folder that ``relativePath(for:contentType:)`` puts a URL's file in ("" for the site
+    /// folder itself), computed without the file name: a guess, made before the content type
+    /// is known, at where a download will end up. It can differ from the final folder only
+    /// when an over-long path is folded.
+    /// - Parameter url: the URL to map.
+    public func folder(for url: WebURL) -> String {
+        let isPrimary = url.scheme == primaryOrigin.scheme && url.host == primaryOrigin.host
+            && url.effectivePort == primaryOrigin.effectivePort
+        let prefix = isPrimary ? [] : [PathMapper.hostsFolderName, hostFolderName(for: url)]
+        let segments = url.path.utf8.dropFirst().split(
+            separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        var directories: [String] = []
+        for (position, segment) in segments.dropLast().enumerated() {
+            directories.append(directoryName(Array(segment), isTopLevel: isPrimary && position == 0))
+        }
+        let folder = (prefix + fold(directories, prefix: prefix, file: "")).joined(separator: "/")
+        return folder.isEmpty || PathMapper.isSafeRelativePath(folder) ? folder : ""
+    }
+
     /// Whether `path` is a non-empty relative path of safe components: none empty, `.` or
     /// `..`, and none containing NUL, `\` or a control character. It does not start with `/`.
     /// - Parameter path: a relative path as returned by ``relativePath(for:contentType:)``.
     public static func isSafeRelativePath(_ path: String) -> Bool {
         guard !path.isEmpty, !path.hasPrefix("/") else { return false }
-        for component in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            if component.isEmpty || component.elementsEqual(".".utf8) || component.elementsEqual("..".utf8) {
-                return false
+        // One pass over the bytes, a component at a time (no split into an array).
+        var length = 0  // of the current component
+        var dots = 0  // leading dots of the current component
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if length == 0 || (dots == length && length <= 2) { return false }
+                length = 0
+                dots = 0
+                continue
             }
-            if component.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }) {
-                return false
-            }
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") { return false }
+            if byte == UInt8(ascii: "."), dots == length { dots += 1 }
+            length += 1
         }
-        return true
+        return !(length == 0 || (dots == length && length <= 2))
     }
 
     /// The `_hosts/…` folder name for a URL's origin.

@@ -21,3 +21,12 @@ import Testing
         #expect(stream.finalizeHex() == expected)
     }
 }
+
+@Suite struct HexStringTests {
+    @Test func bytesBecomeLowerCaseHexPairs() {
+        #expect([UInt8]().hexString == "")
+        #expect([0x00, 0x0f, 0x10, 0xab, 0xff].hexString == "000f10abff")
+        #expect(SHA256Digest.hash(Array("abc".utf8)).hexString
+            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+}

@@ -173,3 +173,32 @@ import Testing
         #expect(upper.lowercased() != lower.lowercased())
     }
 }
+
+@Suite struct PathMapperFolderTests {
+    static let mapper = PathMapper(primaryOrigin: WebURL("https://site.example/")!)
+
+    @Test("folder(for:) is the folder of the file's path", arguments: [
+        "https://site.example/", "https://site.example/a", "https://site.example/a/b/c.html",
+        "https://site.example/a//b/", "https://site.example/docs/guide/?tab=1", "https://site.example/%2e%2e/x",
+        "https://site.example/CON/aux.txt", "https://site.example/a%20b/c d/e",
+        "https://cdn.example.net/lib/x.js", "http://site.example:8080/p/q", "https://[::1]:444/z/",
+        "https://site.example/" + String(repeating: "deep/", count: 40) + "file.html",
+        "https://site.example/" + String(repeating: "x", count: 300) + "/" + String(repeating: "y", count: 300) + "/z",
+    ])
+    func folderMatchesThePath(_ text: String) throws {
+        let url = try #require(WebURL(text))
+        let path = Self.mapper.relativePath(for: url, contentType: nil)
+        let parent = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? ""
+        #expect(Self.mapper.folder(for: url) == parent)
+    }
+
+    @Test("isSafeRelativePath, component by component", arguments: [
+        ("a/b/c.html", true), ("...", true), (".a/..b/c..", true), ("a", true), ("a/b.", true),
+        ("", false), ("/a", false), ("a/", false), ("a//b", false), (".", false), ("..", false),
+        ("a/./b", false), ("a/../b", false), ("a/..", false), ("./a", false), ("a\\b", false),
+        ("a\u{1}b", false), ("a\u{7F}", false), ("a/\u{0}", false),
+    ])
+    func safeRelativePaths(_ path: String, _ safe: Bool) {
+        #expect(PathMapper.isSafeRelativePath(path) == safe)
+    }
+}

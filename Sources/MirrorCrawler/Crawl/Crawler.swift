@@ -235,7 +235,7 @@ public final class Crawler: Sendable {
         // move is then a rename within one folder, and file creation spreads over the folders
         // (ext4 allocates inodes near their folder) instead of piling into one.
         let known = previous?.revalidatable(item.url)
-        let predicted = CreatedDirectories.parent(of: known?.localPath ?? mapper.relativePath(for: item.url, contentType: nil))
+        let predicted = known.flatMap { $0.localPath.map(CreatedDirectories.parent(of:)) } ?? mapper.folder(for: item.url)
         let folder = (try? directories.ensure(predicted, in: staging.fileSystem)) != nil ? predicted : "_mirror/tmp"
         let temporary = CrawlState.temporaryName(in: folder, worker: download.worker, sequence: download.sequence)
         let temporaryPath = staging.fileSystem.absolutePath(temporary)
