@@ -135,7 +135,9 @@ def refresh_table(args, runs):
     target = "1.2× a %d-way curl revalidation at ~%s ms RTT" % (args.parallel_max, args.latency) \
         if float(args.latency) else "1.5× a bare curl --parallel revalidation on loopback"
     print("- Target for mtls-mirror's unchanged refresh: ≤ %s." % target)
-    print("- The curl baseline fetches every URL of `_expected.json` once to learn its ETag (not timed), then "
+    print("- The curl baseline fetches the URLs mtls-mirror revalidates (its manifest's 200 entries and "
+          "robots.txt; without an mtls-mirror run, every URL of `_expected.json`) once to learn their ETags "
+          "(not timed), then "
           "times conditional GETs with `If-None-Match`. Its HTTP/2 row is informational: curl 7.88's "
           "`--parallel` over one multiplexed connection sometimes stalls for about a second (the same command "
           "takes 0.05 s or 1.05 s), so the ratios use the HTTP/1.1 row (up to %d connections)." % args.parallel_max)

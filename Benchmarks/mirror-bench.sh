@@ -316,14 +316,27 @@ else
         done
     done
     # The curl baseline: fetch every URL once to learn its ETag, then time conditional GETs.
+    # The URLs are the ones mtls-mirror revalidates (its manifest's 200 entries and robots.txt),
+    # so both do the same requests; without an mtls-mirror run, the generator's list.
     # `next` resets per-transfer options, so each group repeats the TLS files and the write-out.
-    python3 - "$work/www/_expected.json" "$origin" "$pki" "$work/curl-fetch.cfg" <<'PY'
+    manifest=$(compgen -G "$work/out/mtls-mirror-*/bench/current/_mirror/manifest.tsv" | head -n 1 || true)
+    python3 - "$work/www/_expected.json" "$origin" "$pki" "$work/curl-fetch.cfg" "$manifest" <<'PY'
 import json, sys
-expected, origin, pki, path = sys.argv[1:5]
+expected, origin, pki, path, manifest = sys.argv[1:6]
+base = origin.rstrip("/")
+urls = []
+if manifest:
+    for line in open(manifest, encoding="utf-8"):
+        fields = line.rstrip("\n").split("\t")
+        if len(fields) > 2 and fields[2] == "200" and fields[0].startswith(base + "/"):
+            urls.append(fields[0])
+    urls.append(base + "/robots.txt")
+else:
+    urls = [base + p for p in json.load(open(expected))["paths"]]
 with open(path, "w") as out:
-    groups = ['url = "%s%s"\ngloboff\noutput = "/dev/null"\nwrite-out = "%%{url_effective}\\t%%{http_code}\\t%%header{etag}\\n"\n'
+    groups = ['url = "%s"\ngloboff\noutput = "/dev/null"\nwrite-out = "%%{url_effective}\\t%%{http_code}\\t%%header{etag}\\n"\n'
               'cacert = "%s/server-root.pem"\ncert = "%s/client-chain.pem"\nkey = "%s/client.key"\n'
-              % (origin.rstrip("/"), p, pki, pki, pki) for p in json.load(open(expected))["paths"]]
+              % (u, pki, pki, pki) for u in urls]
     out.write("next\n".join(groups))
 PY
     curl -s --no-progress-meter --parallel --parallel-max "$parallel_max" -K "$work/curl-fetch.cfg" \
