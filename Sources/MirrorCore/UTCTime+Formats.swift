@@ -14,11 +14,7 @@ extension UTCTime {
         let fields = fields(of: date)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)
-        bytes.appendDigits(fields.year, width: 4)
-        bytes.append(UInt8(ascii: "-"))
-        bytes.appendDigits(fields.month, width: 2)
-        bytes.append(UInt8(ascii: "-"))
-        bytes.appendDigits(fields.day, width: 2)
+        bytes.appendCalendarDate(fields, separator: UInt8(ascii: "-"))
         bytes.append(UInt8(ascii: "T"))
         bytes.appendClock(fields, separator: UInt8(ascii: ":"))
         if milliseconds {
@@ -76,9 +72,7 @@ extension UTCTime {
         let fields = fields(of: date)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
-        bytes.appendDigits(fields.year, width: 4)
-        bytes.appendDigits(fields.month, width: 2)
-        bytes.appendDigits(fields.day, width: 2)
+        bytes.appendCalendarDate(fields, separator: nil)
         bytes.append(UInt8(ascii: "T"))
         bytes.appendClock(fields, separator: nil)
         bytes.append(UInt8(ascii: "Z"))
@@ -104,11 +98,7 @@ extension UTCTime {
         let fields = fields(of: date)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(20)
-        bytes.appendDigits(fields.year, width: 4)
-        bytes.append(UInt8(ascii: "-"))
-        bytes.appendDigits(fields.month, width: 2)
-        bytes.append(UInt8(ascii: "-"))
-        bytes.appendDigits(fields.day, width: 2)
+        bytes.appendCalendarDate(fields, separator: UInt8(ascii: "-"))
         bytes.append(UInt8(ascii: " "))
         bytes.appendDigits(fields.hour, width: 2)
         bytes.append(UInt8(ascii: ":"))
@@ -131,13 +121,22 @@ extension Array where Element == UInt8 {
         append(contentsOf: digits.reversed())
     }
 
+    /// Appends `yyyy-MM-dd` (or `yyyyMMdd` without a separator).
+    mutating func appendCalendarDate(_ fields: UTCTime.Fields, separator: UInt8?) {
+        appendNumbers([(fields.year, 4), (fields.month, 2), (fields.day, 2)], separator: separator)
+    }
+
     /// Appends `HH:mm:ss` (or `HHmmss` without a separator).
     mutating func appendClock(_ fields: UTCTime.Fields, separator: UInt8?) {
-        appendDigits(fields.hour, width: 2)
-        if let separator { append(separator) }
-        appendDigits(fields.minute, width: 2)
-        if let separator { append(separator) }
-        appendDigits(fields.second, width: 2)
+        appendNumbers([(fields.hour, 2), (fields.minute, 2), (fields.second, 2)], separator: separator)
+    }
+
+    /// Appends zero-padded numbers (value, width), with `separator` between them when given.
+    private mutating func appendNumbers(_ numbers: [(Int, Int)], separator: UInt8?) {
+        for (index, (value, width)) in numbers.enumerated() {
+            if index > 0, let separator { append(separator) }
+            appendDigits(value, width: width)
+        }
     }
 }
 

@@ -74,19 +74,7 @@ public struct PathMapper: Sendable {
     ///   - url: the normalised URL that was fetched.
     ///   - contentType: the response's `Content-Type` header, `nil` when not known.
     public func relativePath(for url: WebURL, contentType: String?) -> String {
-        let isPrimary = url.scheme == primaryOrigin.scheme && url.host == primaryOrigin.host
-            && url.effectivePort == primaryOrigin.effectivePort
-        var prefix: [String] = []
-        if !isPrimary {
-            prefix = [PathMapper.hostsFolderName, hostFolderName(for: url)]
-        }
-        let segments = url.path.utf8.dropFirst().split(
-            separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        var directories: [String] = []
-        for (position, segment) in segments.dropLast().enumerated() {
-            directories.append(directoryName(Array(segment), isTopLevel: isPrimary && position == 0))
-        }
-        let last = segments.last.map(Array.init) ?? []
+        let (prefix, directories, last) = folderComponents(for: url)
         let file = fileName(lastSegment: last, query: url.query, contentType: contentType)
         let components = prefix + fold(directories, prefix: prefix, file: file) + [file]
         let path = components.joined(separator: "/")
@@ -103,6 +91,14 @@ public struct PathMapper: Sendable {
     /// when an over-long path is folded.
     /// - Parameter url: the URL to map.
     public func folder(for url: WebURL) -> String {
+        let (prefix, directories, _) = folderComponents(for: url)
+        let folder = (prefix + fold(directories, prefix: prefix, file: "")).joined(separator: "/")
+        return folder.isEmpty || PathMapper.isSafeRelativePath(folder) ? folder : ""
+    }
+
+    /// The parts of a URL's local path before folding: the `_hosts/…` prefix (empty for the
+    /// primary origin), one encoded name per path directory, and the raw last path segment.
+    private func folderComponents(for url: WebURL) -> (prefix: [String], directories: [String], last: [UInt8]) {
         let isPrimary = url.scheme == primaryOrigin.scheme && url.host == primaryOrigin.host
             && url.effectivePort == primaryOrigin.effectivePort
         let prefix = isPrimary ? [] : [PathMapper.hostsFolderName, hostFolderName(for: url)]
@@ -112,8 +108,7 @@ public struct PathMapper: Sendable {
         for (position, segment) in segments.dropLast().enumerated() {
             directories.append(directoryName(Array(segment), isTopLevel: isPrimary && position == 0))
         }
-        let folder = (prefix + fold(directories, prefix: prefix, file: "")).joined(separator: "/")
-        return folder.isEmpty || PathMapper.isSafeRelativePath(folder) ? folder : ""
+        return (prefix, directories, segments.last.map(Array.init) ?? [])
     }
 
     /// Whether `path` is a non-empty relative path of safe components: none empty, `.` or

@@ -62,18 +62,23 @@ public struct SnapshotStore: Sendable {
         let final = snapshotsPath + "/" + staging.id
         // Files in the snapshot were written without fsync; make them all durable at once
         // before the renames that publish them.
-        let rootDescriptor = open(staging.fileSystem.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if rootDescriptor >= 0 {
-            defer { close(rootDescriptor) }
-            if CMirrorShims_syncfs(rootDescriptor) != 0 {
-                throw StoreError.from(errno: errno, operation: "syncfs", path: staging.fileSystem.root)
-            }
+        if let code = Self.syncFileSystem(of: staging.fileSystem.root) {
+            throw StoreError.from(errno: code, operation: "syncfs", path: staging.fileSystem.root)
         }
         guard rename(staging.fileSystem.root, final) == 0 else {
             throw StoreError.from(errno: errno, operation: "rename", path: final)
         }
         _ = fsyncDirectory(snapshotsPath)
         try point(currentAt: staging.id)
+    }
+
+    /// syncfs(2) on the file system holding `folder`: the errno of a failed sync, or nil (also when
+    /// the folder cannot be opened: then there is nothing of it to flush).
+    static func syncFileSystem(of folder: String) -> Int32? {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return CMirrorShims_syncfs(descriptor) == 0 ? nil : errno
     }
 
     /// Points `current` at snapshot `id` atomically (a new symlink renamed over the old one).
@@ -134,11 +139,6 @@ extension StagingSnapshot {
     /// left to wait for. Nothing is reported here: `publish` syncs again and reports failures.
     public func beginFlush() {
         let root = fileSystem.root
-        Thread.detachNewThread {
-            let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard descriptor >= 0 else { return }
-            _ = CMirrorShims_syncfs(descriptor)
-            close(descriptor)
-        }
+        Thread.detachNewThread { _ = SnapshotStore.syncFileSystem(of: root) }
     }
 }
