@@ -1,6 +1,9 @@
 import Foundation
 import MirrorCLI
+import MirrorCore
 
+// OpenSSL must not clean up at exit while pool threads may still release TLS objects.
+OpenSSLProcess.initialiseWithoutExitCleanup()
 // The tool is a thin shell: everything lives in the MirrorCLI library.
 let code = await runCommandLine(Array(CommandLine.arguments.dropFirst()))
 exit(code)
