@@ -29,6 +29,9 @@ final class CurlMultiEngine: @unchecked Sendable {
     private var cancellations: Set<UInt64> = []
     private var stopping = false
     private var started = false
+    /// A wakeup was sent that the engine thread has not answered yet (by taking `pending`):
+    /// further submissions need none. One wakeup per request cost a system call each.
+    private var wakeupPending = false
     /// The multi and share handles were freed (see `releaseHandles()`).
     private var released = false
     // Engine thread only:
@@ -84,7 +87,7 @@ final class CurlMultiEngine: @unchecked Sendable {
         started = true
         // Still under the lock: shutdown() cannot free the multi handle in between.
         if mustStart { startThread() }
-        curl_multi_wakeup(multi)
+        wakeUpLocked()
         lock.unlock()
     }
 
@@ -96,7 +99,7 @@ final class CurlMultiEngine: @unchecked Sendable {
             return  // shutdown fails every transfer as cancelled anyway
         }
         cancellations.insert(id)
-        curl_multi_wakeup(multi)
+        wakeUpLocked()
         lock.unlock()
     }
 
@@ -111,6 +114,14 @@ final class CurlMultiEngine: @unchecked Sendable {
             exited.wait()
         }
         releaseHandles()
+    }
+
+    /// Interrupts the engine's `curl_multi_poll`, unless a wakeup is on its way already. Called
+    /// with `lock` held.
+    private func wakeUpLocked() {
+        guard !wakeupPending else { return }
+        wakeupPending = true
+        curl_multi_wakeup(multi)
     }
 
     private func startThread() {
@@ -128,6 +139,8 @@ final class CurlMultiEngine: @unchecked Sendable {
             let cancelled = cancellations
             cancellations.removeAll()
             let stop = stopping
+            // Whatever is queued from now on needs a new wakeup: this round has taken the rest.
+            wakeupPending = false
             lock.unlock()
 
             for transfer in incoming {

@@ -205,26 +205,54 @@ final class CurlTransfer: @unchecked Sendable {
                 if body.count < 64 * 1024 { body.append(contentsOf: chunk.prefix(64 * 1024 - body.count)) }
                 return true
             }
+            return writeToFile(chunk, path: path)
+        case .memoryUpTo(let limit, let path):
+            if statusCode >= 400 {
+                if body.count < 64 * 1024 { body.append(contentsOf: chunk.prefix(64 * 1024 - body.count)) }
+                return true
+            }
             if !fileOpened {
-                fileOpened = true
-                fileDescriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-                if fileDescriptor < 0 {
-                    abortReason = .io(path: path, message: String(cString: strerror(errno)))
-                    return false
+                if bodyBytes <= Int64(limit) {
+                    if body.isEmpty, let length = contentLength, length <= limit { body.reserveCapacity(length) }
+                    body.append(contentsOf: chunk)
+                    return true
                 }
+                // Past the limit: what is held so far goes to the file first.
+                let held = body
+                body = []
+                let ok = held.withUnsafeBytes { writeToFile($0, path: path) }
+                if !ok { return false }
             }
-            var offset = 0
-            while offset < chunk.count {
-                let n = write(fileDescriptor, chunk.baseAddress! + offset, chunk.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    abortReason = .io(path: path, message: String(cString: strerror(errno)))
-                    return false
-                }
-                offset += n
-            }
-            return true
+            return writeToFile(chunk, path: path)
         }
+    }
+
+    /// The declared length of the body, when it is a plain number.
+    private var contentLength: Int? {
+        headers["Content-Length"].flatMap { Int($0) }
+    }
+
+    /// Appends to the body file, opening (creating, 0600, truncated) it first.
+    private func writeToFile(_ chunk: UnsafeRawBufferPointer, path: String) -> Bool {
+        if !fileOpened {
+            fileOpened = true
+            fileDescriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if fileDescriptor < 0 {
+                abortReason = .io(path: path, message: String(cString: strerror(errno)))
+                return false
+            }
+        }
+        var offset = 0
+        while offset < chunk.count {
+            let n = write(fileDescriptor, chunk.baseAddress! + offset, chunk.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                abortReason = .io(path: path, message: String(cString: strerror(errno)))
+                return false
+            }
+            offset += n
+        }
+        return true
     }
 
     func configureTLS(_ sslContext: UnsafeMutableRawPointer) -> Bool {
@@ -237,7 +265,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Builds the result from curl's final code and the state the callbacks collected.
     func finish(code: CURLcode) -> Result<HTTPResponse, HTTPError> {
         if fileDescriptor >= 0 {
-            if request.syncFile, fsync(fileDescriptor) != 0, case .file(let path) = request.destination, code == CURLE_OK {
+            if request.syncFile, fsync(fileDescriptor) != 0, let path = request.destination.filePath, code == CURLE_OK {
                 close(fileDescriptor)
                 fileDescriptor = -1
                 return .failure(.io(path: path, message: String(cString: strerror(errno))))
@@ -270,7 +298,9 @@ final class CurlTransfer: @unchecked Sendable {
             url: request.url, status: status, headers: headers, body: body,
             bodyFile: nil, bodyBytes: bodyBytes, wireBytes: Int64(wire), sha256: hasher.finalizeHex(),
             httpVersion: httpVersion, tls: nil, totalTime: total, reusedConnection: connects == 0)
-        if case .file(let path) = request.destination, (200...299).contains(status), request.method == .get {
+        if case .memoryUpTo = request.destination, fileOpened, (200...299).contains(status) {
+            response.bodyFile = request.destination.filePath
+        } else if case .file(let path) = request.destination, (200...299).contains(status), request.method == .get {
             if !fileOpened {
                 // An empty body still produces an (empty) file.
                 let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)

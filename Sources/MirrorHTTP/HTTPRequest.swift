@@ -14,8 +14,22 @@ public struct HTTPRequest: Sendable {
         /// Streamed to this file (created 0600, truncated). Error responses (status >= 400) are
         /// kept in memory instead, so an error page never replaces a file.
         case file(String)
+        /// Kept in memory while the body is at most `limit` bytes; a larger body is streamed to
+        /// the file instead (what arrived so far is written first), as for ``file(_:)``. The
+        /// response says which: ``HTTPResponse/bodyFile`` is set only when the file was used.
+        /// Small bodies then cost no file and no second read; memory stays bounded by `limit`
+        /// per transfer.
+        case memoryUpTo(Int, thenFile: String)
         /// Counted and hashed, then dropped.
         case discard
+
+        /// The file a body may be streamed to.
+        public var filePath: String? {
+            switch self {
+            case .file(let path), .memoryUpTo(_, let path): path
+            case .memory, .discard: nil
+            }
+        }
     }
 
     /// Connect, stall and total time limits (libcurl CURLOPT_CONNECTTIMEOUT_MS,

@@ -218,6 +218,46 @@ import Testing
         }
     }
 
+    /// `.memoryUpTo`: a body within the limit is never a file; a larger one goes to the file
+    /// whole (the bytes held before the limit was passed come first); an error page stays in
+    /// memory.
+    @Test func smallBodiesStayInMemoryAndLargeOnesSpillToTheFile() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        var big = Data()
+        for i in 0..<40_000 { big.append(UInt8(truncatingIfNeeded: i &* 31 &+ i >> 8)) }
+        try s.nginx.site.write("small.bin", Data(big.prefix(1000)))
+        try s.nginx.site.write("big.bin", big)
+        let directory = try TemporaryDirectory()
+        let profile = s.profile(try s.identity())
+
+        let smallPath = directory.url.appendingPathComponent("small").path
+        let small = try await s.client.perform(
+            HTTPRequest(url: s.nginx.url(.mtls, path: "/small.bin"), destination: .memoryUpTo(4096, thenFile: smallPath),
+                        acceptCompression: false), profile: profile)
+        #expect(small.status == 200)
+        #expect(small.bodyFile == nil)
+        #expect(Data(small.body) == big.prefix(1000))
+        #expect(!FileManager.default.fileExists(atPath: smallPath))
+
+        let bigPath = directory.url.appendingPathComponent("big").path
+        let large = try await s.client.perform(
+            HTTPRequest(url: s.nginx.url(.mtls, path: "/big.bin"), destination: .memoryUpTo(4096, thenFile: bigPath),
+                        acceptCompression: false), profile: profile)
+        #expect(large.bodyFile == bigPath)
+        #expect(large.body.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: bigPath)) == big)
+        #expect(large.sha256 == SHA256Digest.hex(big))
+
+        let missingPath = directory.url.appendingPathComponent("missing").path
+        let missing = try await s.client.perform(
+            HTTPRequest(url: s.nginx.url(.mtls, path: "/no-such-file"), destination: .memoryUpTo(4096, thenFile: missingPath)),
+            profile: profile)
+        #expect(missing.status == 404)
+        #expect(missing.bodyFile == nil)
+        #expect(!FileManager.default.fileExists(atPath: missingPath))
+    }
+
     @Test func compressionIsDecodedAndBombsAreStopped() async throws {
         let s = try Setup()
         defer { s.client.shutdown() }

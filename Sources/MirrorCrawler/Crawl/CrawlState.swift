@@ -21,6 +21,9 @@ actor CrawlState {
         /// For a document parsed during this crawl: its references, ready to be rewritten
         /// without a second parse (targets numbered in ``CrawlState/urls``).
         var deferred: DeferredRewrite? = nil
+        /// Only the original (``Crawler/rawPath(sha256:)``) is on disk so far, not the file
+        /// under ``localPath``: a body received in memory, or a 304.
+        var originalOnly = false
     }
 
     private(set) var frontier: Frontier
@@ -139,7 +142,8 @@ actor CrawlState {
     /// to the frontier.
     func stored(
         _ item: FrontierItem, finalURL: WebURL, localPath: String, response: HTTPResponse,
-        links: [DiscoveredLink], documentKind: DocumentKind?, change: Change, rewrite: DeferredRewrite.Draft? = nil
+        links: [DiscoveredLink], documentKind: DocumentKind?, change: Change, rewrite: DeferredRewrite.Draft? = nil,
+        originalOnly: Bool = false
     ) {
         changes[change, default: 0] += 1
         offer(links, from: item)
@@ -162,7 +166,7 @@ actor CrawlState {
         if let documentKind {
             documents.append(Document(url: finalURL, localPath: localPath, kind: documentKind,
                                       contentType: response.headers["Content-Type"], sha256: response.sha256,
-                                      deferred: rewrite.flatMap { DeferredRewrite($0, table: &urls) }))
+                                      deferred: rewrite.flatMap { DeferredRewrite($0, table: &urls) }, originalOnly: originalOnly))
         }
     }
 
@@ -203,9 +207,10 @@ actor CrawlState {
         var entry = previous
         entry.fetchedAt = Date()
         manifest.upsert(entry)
-        if let documentKind, let localPath = previous.localPath, let url = WebURL(previous.url), let sha = previous.sha256 {
-            documents.append(Document(url: url, localPath: localPath, kind: documentKind, contentType: previous.contentType,
-                                      sha256: sha, unchangedReferences: previous.references))
+        if let documentKind, let localPath = previous.localPath, let sha = previous.sha256 {
+            // The 304 was for this very URL (a redirect is never revalidated), so it is the key.
+            documents.append(Document(url: item.url, localPath: localPath, kind: documentKind, contentType: previous.contentType,
+                                      sha256: sha, unchangedReferences: previous.references, originalOnly: true))
         }
     }
 

@@ -72,9 +72,8 @@ extension Crawler {
         }
         do {
             try directories.ensure(CreatedDirectories.parent(of: document.localPath), in: fileSystem)
-            try hardLink(previous.fileSystem.absolutePath(document.localPath), fileSystem.absolutePath(document.localPath),
-                         path: document.localPath)
-            return true
+            return try hardLink(previous.fileSystem.absolutePath(document.localPath), fileSystem.absolutePath(document.localPath),
+                                path: document.localPath)
         } catch {
             return false
         }
@@ -110,8 +109,9 @@ extension Crawler {
         // snapshot to its raw name); a fetched one is linked to it here. (Not renamed: documents
         // with the same bytes share the raw name, and a rename over it could unlink the inode
         // another task is about to link.) EEXIST: the same bytes are there already.
-        let exists = link(documentFile, rawFile) == 0 || errno == EEXIST
-        if !exists, errno != ENOENT { throw StoreError.from(errno: errno, operation: "link", path: raw) }
+        // A document received in memory was stored as its original only (no link to try).
+        let exists = !document.originalOnly && (link(documentFile, rawFile) == 0 || errno == EEXIST)
+        if !exists, !document.originalOnly, errno != ENOENT { throw StoreError.from(errno: errno, operation: "link", path: raw) }
         let bytes = try readDownload(rawFile)
         let output: [UInt8]
         if let deferred = document.deferred, let urls,
@@ -122,7 +122,9 @@ extension Crawler {
         }
         if !exists { try directories.ensure(CreatedDirectories.parent(of: document.localPath), in: fileSystem) }
         if output == bytes {
-            if !exists { try hardLink(rawFile, documentFile, path: document.localPath) }
+            if !exists, try !hardLink(rawFile, documentFile, path: document.localPath) {
+                throw StoreError.from(errno: ENOENT, operation: "link", path: raw)
+            }
             return false
         }
         if !replaceAtomically {
@@ -149,8 +151,20 @@ extension Crawler {
 
     /// Creates `path` (which must not exist; no symbolic link followed) with `bytes`, mode 0600.
     /// On failure the partial file is removed.
-    static func writeNewFile(_ bytes: [UInt8], at path: String, shownAs name: String) throws(StoreError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    /// - Parameters:
+    ///   - existingIsSame: a file already at `path` holds these bytes (a content-addressed
+    ///     name): EEXIST is success.
+    ///   - replacing: a file already at `path` is replaced (unlinked first).
+    static func writeNewFile(
+        _ bytes: [UInt8], at path: String, shownAs name: String, existingIsSame: Bool = false, replacing: Bool = false
+    ) throws(StoreError) {
+        var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if descriptor < 0, errno == EEXIST {
+            if existingIsSame { return }
+            if replacing, unlink(path) == 0 || errno == ENOENT {
+                descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            }
+        }
         guard descriptor >= 0 else { throw StoreError.from(errno: errno, operation: "open", path: name) }
         var offset = 0
         while offset < bytes.count {

@@ -229,18 +229,19 @@ public final class Crawler: Sendable {
 
     private func process(
         _ item: FrontierItem, download: (worker: Int, sequence: Int), state: CrawlState, staging: StagingSnapshot,
-        previous: PreviousSnapshot?
+        previous: PreviousSnapshot?, revalidate: Bool = true
     ) async {
         // The download goes into the folder its file will most likely end up in: the final
         // move is then a rename within one folder, and file creation spreads over the folders
         // (ext4 allocates inodes near their folder) instead of piling into one.
-        let known = previous?.revalidatable(item.url)
+        let known = revalidate ? previous?.revalidatable(item.url) : nil
         let predicted = known.flatMap { $0.localPath.map(CreatedDirectories.parent(of:)) } ?? mapper.folder(for: item.url)
         let folder = (try? directories.ensure(predicted, in: staging.fileSystem)) != nil ? predicted : "_mirror/tmp"
         let temporary = CrawlState.temporaryName(in: folder, worker: download.worker, sequence: download.sequence)
         let temporaryPath = staging.fileSystem.absolutePath(temporary)
         var request = HTTPRequest(
-            url: item.url.string, headers: job.headers, destination: .file(temporaryPath),
+            url: item.url.string, headers: job.headers,
+            destination: .memoryUpTo(Self.inMemoryBodyLimit, thenFile: temporaryPath),
             maxBodyBytes: job.limits.maxFileSize, maxDecompressionRatio: job.limits.maxDecompressionRatio,
             timeouts: job.limits.timeouts, userAgent: job.userAgent)
         request.syncFile = false  // the snapshot is synced once before it is published
@@ -275,7 +276,10 @@ public final class Crawler: Sendable {
             switch response.status {
             case 304 where known != nil && result.chain.count == 1:
                 // A 304 has no body, so no file was created (CurlTransfer opens it lazily).
-                try await reuse(item, entry: known!, previous: previous!, state: state, staging: staging)
+                if try await !reuse(item, entry: known!, previous: previous!, state: state, staging: staging) {
+                    // The previous snapshot lost that file: fetched again, unconditionally.
+                    await process(item, download: download, state: state, staging: staging, previous: previous, revalidate: false)
+                }
             case 200...299:
                 let change: CrawlState.Change = previous?.manifest.entry(forKey: finalURL.string).map {
                     $0.sha256 == response.sha256 ? .unchanged : .changed
@@ -314,11 +318,12 @@ public final class Crawler: Sendable {
 
     /// Links the previous snapshot's copy of a `304` URL into the new snapshot: the rewritten
     /// file for plain files, the original bytes for documents (they are rewritten again, since
-    /// the files they link to may have changed).
+    /// the files they link to may have changed). Returns false, with nothing done, when the
+    /// previous snapshot no longer has that file.
     private func reuse(
         _ item: FrontierItem, entry: ManifestEntry, previous: PreviousSnapshot, state: CrawlState, staging: StagingSnapshot
-    ) async throws {
-        guard let localPath = entry.localPath else { return }
+    ) async throws -> Bool {
+        guard let localPath = entry.localPath else { return false }
         let type = DocumentType(mediaType: entry.contentType.map(HTTPResponse.mediaType(of:)), path: item.url.path)
         var kind: CrawlState.DocumentKind?
         switch type {
@@ -329,19 +334,33 @@ public final class Crawler: Sendable {
         if kind != nil, let sha = entry.sha256 {
             let raw = Self.rawPath(sha256: sha)
             try directories.ensure("_mirror/raw", in: staging.fileSystem)
-            try Self.hardLink(previous.fileSystem.absolutePath(raw), staging.fileSystem.absolutePath(raw), path: raw)
+            guard try Self.hardLink(previous.fileSystem.absolutePath(raw), staging.fileSystem.absolutePath(raw), path: raw)
+            else { return false }
         } else {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: staging.fileSystem)
-            try Self.hardLink(previous.fileSystem.absolutePath(localPath), staging.fileSystem.absolutePath(localPath), path: localPath)
+            guard try Self.hardLink(previous.fileSystem.absolutePath(localPath), staging.fileSystem.absolutePath(localPath),
+                                    path: localPath)
+            else { return false }
         }
         await state.revalidated(item, previous: entry, documentKind: kind)
+        return true
     }
 
-    static func hardLink(_ source: String, _ destination: String, path: String) throws(StoreError) {
+    /// Links `source` to `destination` (EEXIST: the same bytes are there already). Returns false
+    /// when `source` does not exist.
+    static func hardLink(_ source: String, _ destination: String, path: String) throws(StoreError) -> Bool {
         if link(source, destination) != 0, errno != EEXIST {
+            // Callers make the destination's folder first, so ENOENT names the source.
+            if errno == ENOENT { return false }
             throw StoreError.from(errno: errno, operation: "link", path: path)
         }
+        return true
     }
+
+    /// Bodies up to this size are received in memory and written once, under their final name
+    /// (or, for documents, their original's): no temporary file, no rename, no second read.
+    /// Larger ones stream to a temporary file. 256 transfers hold at most 16 MiB this way.
+    static let inMemoryBodyLimit = 64 * 1024
 
     private func store(
         _ item: FrontierItem, finalURL: WebURL, response: HTTPResponse, temporaryPath: String,
@@ -350,13 +369,12 @@ public final class Crawler: Sendable {
         let contentType = response.headers["Content-Type"]
         let localPath = mapper.relativePath(for: finalURL, contentType: contentType)
         let type = DocumentType(mediaType: response.mediaType, path: finalURL.path)
+        let downloaded = response.bodyFile != nil
         // Documents are parsed from the download before it moves (no second folder walk).
-        let bytes: [UInt8] = type == .other ? [] : try Self.readDownload(temporaryPath)
-        try directories.ensure(CreatedDirectories.parent(of: localPath), in: staging.fileSystem)
-        // The staging folder is private (0700, made by this run, every folder created through
-        // SecureFileSystem), so a plain rename is as safe here as the confined adopt.
-        if rename(temporaryPath, staging.fileSystem.absolutePath(localPath)) != 0 {
-            throw StoreError.from(errno: errno, operation: "rename", path: localPath)
+        let bytes: [UInt8]
+        switch type {
+        case .other: bytes = []
+        case .html, .css: bytes = downloaded ? try Self.readDownload(temporaryPath) : response.body
         }
         var links: [DiscoveredLink] = []
         var kind: CrawlState.DocumentKind?
@@ -377,8 +395,26 @@ public final class Crawler: Sendable {
         default:
             break
         }
+        let fileSystem = staging.fileSystem
+        if downloaded {
+            try directories.ensure(CreatedDirectories.parent(of: localPath), in: fileSystem)
+            // The staging folder is private (0700, made by this run, every folder created through
+            // SecureFileSystem), so a plain rename is as safe here as the confined adopt.
+            if rename(temporaryPath, fileSystem.absolutePath(localPath)) != 0 {
+                throw StoreError.from(errno: errno, operation: "rename", path: localPath)
+            }
+        } else if kind != nil {
+            // A document in memory is stored as its original only; the rewrite writes (or links)
+            // its file. The same bytes under the same name are there already on EEXIST.
+            let raw = Self.rawPath(sha256: response.sha256)
+            try directories.ensure("_mirror/raw", in: fileSystem)
+            try Self.writeNewFile(response.body, at: fileSystem.absolutePath(raw), shownAs: raw, existingIsSame: true)
+        } else {
+            try directories.ensure(CreatedDirectories.parent(of: localPath), in: fileSystem)
+            try Self.writeNewFile(response.body, at: fileSystem.absolutePath(localPath), shownAs: localPath, replacing: true)
+        }
         await state.stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links,
-                           documentKind: kind, change: change, rewrite: draft)
+                           documentKind: kind, change: change, rewrite: draft, originalOnly: !downloaded)
     }
 
     /// Resolves a document's references once: the in-scope candidates to crawl, and (into

@@ -20,20 +20,16 @@ struct PreviousSnapshot: Sendable {
         return PreviousSnapshot(id: id, fileSystem: fileSystem, manifest: manifest)
     }
 
-    /// The previous entry for `url` when it can be revalidated: it was stored with a 2xx, has a
-    /// validator, and its file (or, for documents, its original bytes) is still on disk.
+    /// The previous entry for `url` when it can be revalidated: it was stored with a 2xx and has
+    /// a validator (and, for a document, the hash its original is kept under). Whether its file
+    /// is still on disk shows when it is linked (``Crawler``'s `reuse`): if not, the URL is
+    /// fetched again without validators.
     func revalidatable(_ url: WebURL) -> ManifestEntry? {
         guard let entry = manifest.entry(forKey: url.string), let status = entry.status, (200...299).contains(status),
-              let localPath = entry.localPath, entry.etag != nil || entry.lastModified != nil
+              entry.localPath != nil, entry.etag != nil || entry.lastModified != nil
         else { return nil }
         let isDocument = DocumentType(mediaType: entry.contentType.map(HTTPResponse.mediaType(of:)), path: url.path) != .other
-        let needed: String?
-        if isDocument {
-            needed = entry.sha256.map { Crawler.rawPath(sha256: $0) }
-        } else {
-            needed = localPath
-        }
-        guard let needed, access(fileSystem.absolutePath(needed), F_OK) == 0 else { return nil }
+        if isDocument, entry.sha256 == nil { return nil }
         return entry
     }
 
