@@ -132,6 +132,11 @@ def refresh_table(args, runs):
         if os.path.exists(path):
             value = open(path).read().strip()
             print("- mtls-mirror run %d: report.json `bytes` of the new snapshot: %s" % (run, value or "not found"))
+    for run in range(1, args.runs + 1):
+        for tool in ("mtls-mirror", "wget", "wget2"):
+            path = os.path.join(args.work, "%s.change-check.%d" % (tool, run))
+            if os.path.exists(path):
+                print("- %s run %d: %s" % (tool, run, open(path).read().strip()))
     target = "1.2× a %d-way curl revalidation at ~%s ms RTT" % (args.parallel_max, args.latency) \
         if float(args.latency) else "1.5× a bare curl --parallel revalidation on loopback"
     print("- Target for mtls-mirror's unchanged refresh: ≤ %s." % target)
@@ -154,10 +159,12 @@ def main():
         parser.add_argument("--" + name, default="")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--refresh", type=int, default=0)
+    parser.add_argument("--change", type=float, default=0)
     parser.add_argument("--parallel-max", type=int, default=32)
     args = parser.parse_args()
     runs = load_runs(args.work)
-    kind = "Unchanged refresh" if args.refresh else "Mirror"
+    kind = ("Refresh after changing %g %% of the HTML files" % args.change if args.change else "Unchanged refresh") \
+        if args.refresh else "Mirror"
     print()
     print("### %s of a generated site (%s pages, %s reachable URLs), %s" % (
         kind, args.pages, args.expected_urls, args.network))

@@ -14,6 +14,10 @@
 #   --netns              use the network namespace without added delay (needs root)
 #   --refresh            time an unchanged refresh: each tool mirrors once (not timed), then runs
 #                        again on the same output (timed); plus a curl --parallel revalidation baseline
+#   --change PCT         with --refresh: before each refresh, change PCT % of the site's HTML
+#                        files on the origin (a comment appended), then check in nginx's log that
+#                        the refresh downloaded exactly the URLs of those files again (200) and
+#                        revalidated the rest (304)
 #   --parallel-max N     curl baseline: transfers at a time (default 32)
 #   --tools LIST         comma-separated subset of mtls-mirror,wget,wget2 (default all three)
 #   --timeout S          wall-clock limit per tool run (default 900)
@@ -28,7 +32,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-pages=2000 runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 parallel_max=32 timeout_s=900 keep=0 build=1
+pages=2000 runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 change_pct=0 parallel_max=32 timeout_s=900 keep=0 build=1
 bin="" tools="mtls-mirror,wget,wget2" meta_dir=_mirror work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -40,6 +44,7 @@ while [ $# -gt 0 ]; do
         --latency-proxy) use_proxy=1; shift ;;
         --netns) netns=1; shift ;;
         --refresh) refresh=1; shift ;;
+        --change) change_pct=$2; shift 2 ;;
         --parallel-max) parallel_max=$2; shift 2 ;;
         --tools) tools=$2; shift 2 ;;
         --timeout) timeout_s=$2; shift 2 ;;
@@ -48,7 +53,7 @@ while [ $# -gt 0 ]; do
         --meta-dir) meta_dir=$2; shift 2 ;;
         --keep) keep=1; shift ;;
         --work-parent) work_parent=$2; shift 2 ;;
-        -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "mirror-bench: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -217,6 +222,80 @@ mirror_root() {
     echo "$root"
 }
 
+# change_pages TAG LIST: appends a comment naming TAG to change_pct % of the site's HTML files
+# (every Nth, from an offset that differs per TAG) and writes their paths to LIST.
+change_pages() {
+    python3 - "$work/www" "$change_pct" "$1" "$2" <<'PY'
+import os, sys, zlib
+root, pct, tag, listing = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+pages = []
+for folder, _, files in os.walk(root):
+    for name in files:
+        path = os.path.join(folder, name)
+        rel = os.path.relpath(path, root)
+        if rel.startswith("_") or name == "robots.txt":
+            continue
+        with open(path, "rb") as f:
+            head = f.read(512).lower()
+        if b"<!doctype html" in head or b"<html" in head:
+            pages.append(rel)
+pages.sort()
+step = max(1, round(100 / pct))
+offset = zlib.crc32(tag.encode()) % step
+chosen = pages[offset::step]
+for rel in chosen:
+    with open(os.path.join(root, rel), "ab") as f:
+        f.write(b"\n<!-- changed for the refresh benchmark: " + tag.encode() + b" -->\n")
+with open(listing, "w") as out:
+    out.write("\n".join(chosen) + "\n")
+print("mirror-bench: changed %d of %d HTML files (%s %%)" % (len(chosen), len(pages), sys.argv[2]), file=sys.stderr)
+PY
+}
+
+# check_changed LIST FROM: from nginx's log since offset FROM, whether the URLs answered 200 are
+# exactly the URLs of the files in LIST (query strings and `dir/` → `dir/index.html` mapped).
+check_changed() {
+    python3 - "$work/www" "$1" "$work/logs/access.log" "$2" <<'PY'
+import os, sys
+from urllib.parse import unquote, urlsplit
+root, listing, log, start = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+changed = set(l for l in open(listing).read().split("\n") if l)
+def file_of(target):
+    path = unquote(urlsplit(target).path).lstrip("/")
+    if path == "" or path.endswith("/"):
+        path += "index.html"
+    return os.path.normpath(path)
+fetched, ok, revalidated, other, missed, extra = set(), 0, 0, 0, set(), set()
+with open(log, "rb") as f:
+    f.seek(start)
+    for line in f.read().decode("utf-8", "replace").splitlines():
+        parts = line.split(" ", 2)
+        if len(parts) < 3 or not parts[0].isdigit():
+            continue
+        status, request = int(parts[0]), parts[2].strip('"').split(" ")
+        if len(request) < 2 or request[1].startswith("/robots.txt"):
+            continue
+        target = request[1]
+        if status == 200:
+            ok += 1
+            fetched.add(file_of(target))
+            if file_of(target) not in changed:
+                extra.add(target)
+        elif status == 304:
+            revalidated += 1
+            if file_of(target) in changed:
+                missed.add(target)
+        else:
+            other += 1
+exact = not extra and not missed and changed <= fetched
+print("changed %d files; %d URLs answered 200 (%d distinct files), %d answered 304, %d other; exactly the changed "
+      "pages downloaded again: %s%s%s" % (len(changed), ok, len(fetched), revalidated, other,
+      "yes" if exact else "NO",
+      "; downloaded though unchanged e.g. " + ", ".join(sorted(extra)[:3]) if extra else "",
+      "; changed but answered 304 e.g. " + ", ".join(sorted(missed)[:3]) if missed else ""))
+PY
+}
+
 runs_tsv=$work/runs.tsv
 : >"$runs_tsv"
 # timed LABEL RUN PHASE COMMAND...: runs COMMAND under GNU time and timeout, appends a line to runs.tsv:
@@ -307,9 +386,12 @@ else
             tool_command "$tool" "$out" mirror
             timed "$tool" "$run" initial "${COMMAND[@]}"
             sleep 1 # the refresh must not share the initial run's clock second
+            [ "$change_pct" != 0 ] && change_pages "$run-$tool" "$work/changed.$tool.$run"
             tool_command "$tool" "$out" refresh
             [ "$tool" = mtls-mirror ] || tool_command "$tool" "$out" mirror
+            from_log=$(origin_log_offset)
             timed "$tool" "$run" refresh "${COMMAND[@]}"
+            [ "$change_pct" != 0 ] && check_changed "$work/changed.$tool.$run" "$from_log" >"$work/$tool.change-check.$run"
             if [ "$tool" = mtls-mirror ]; then
                 echo "$(report_bytes "$out")" >"$work/mtls-mirror.refresh-bytes.$run"
             fi
@@ -379,5 +461,5 @@ network="loopback"
 [ "$netns" = 1 ] && [ "$latency" != 0 ] && network="network namespace, tc netem round trip ≈ ${latency} ms"
 [ "$use_proxy" = 1 ] && network="loopback through Benchmarks/delay-proxy.py, round trip ≈ ${latency} ms"
 python3 Benchmarks/bench-report.py --work "$work" --pages "$pages" --expected-urls "$expected_urls" \
-    --network "$network" --jobs "$jobs" --mtls-jobs "$mtls_jobs" --runs "$runs" --refresh "$refresh" --parallel-max "$parallel_max" \
+    --network "$network" --jobs "$jobs" --mtls-jobs "$mtls_jobs" --runs "$runs" --refresh "$refresh" --change "$change_pct" --parallel-max "$parallel_max" \
     --latency "$latency" --note "$mtls_note" --connect "$measured"
