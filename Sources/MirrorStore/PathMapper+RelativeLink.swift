@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension PathMapper {
     /// The relative URL to write into the file at `source` so that it points to `target`.
     ///
@@ -12,34 +18,81 @@ extension PathMapper {
     ///   - fragment: the fragment to append after `#` (already URL-encoded, as in
     ///     ``WebURL/fragment``); `nil` or empty for none.
     public static func relativeLink(from source: String, to target: String, fragment: String?) -> String {
-        let sourceBytes = Array(source.utf8)
-        let targetBytes = Array(target.utf8)
-        let sourceDirectory = components(of: sourceBytes).dropLast()
-        let targetComponents = components(of: targetBytes)
-        let targetDirectory = targetComponents.dropLast()
-        var common = 0
-        while common < sourceDirectory.count, common < targetDirectory.count,
-              sourceDirectory[common].elementsEqual(targetDirectory[common]) {
-            common += 1
-        }
-        var link: [UInt8] = []
-        link.reserveCapacity(targetBytes.count + 3 * (sourceDirectory.count - common) + 8)
-        for _ in common..<sourceDirectory.count { link += "../".utf8 }
-        for (position, component) in targetComponents[common...].enumerated() {
-            if position > 0 { link.append(UInt8(ascii: "/")) }
-            appendEncodedForLink(component, to: &link)
-        }
-        if link.isEmpty { link = Array("./".utf8) }
-        var text = String(decoding: link, as: UTF8.self)
+        var source = source, target = target
+        var text = source.withUTF8 { s in target.withUTF8 { t in relativeLink(s, t) } }
         if let fragment, !fragment.isEmpty {
             text += "#" + encodeFragment(fragment)
         }
         return text
     }
 
-    /// The non-empty `/`-separated components of a path, as slices of its bytes.
-    static func components(of path: [UInt8]) -> [ArraySlice<UInt8>] {
-        path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+    /// ``relativeLink(from:to:fragment:)`` without the fragment, in one pass over the bytes of
+    /// both paths and one allocation (it runs for every reference of every document).
+    private static func relativeLink(_ source: UnsafeBufferPointer<UInt8>, _ target: UnsafeBufferPointer<UInt8>) -> String {
+        // Skip the folders both paths share. A path's last component is its file name, never a
+        // folder; empty components (`a//b`) do not count.
+        var s = nextComponent(source, from: 0)
+        var t = nextComponent(target, from: 0)
+        while let sc = s, let tc = t {
+            let sNext = nextComponent(source, from: sc.upperBound)
+            let tNext = nextComponent(target, from: tc.upperBound)
+            guard sNext != nil, tNext != nil, sc.count == tc.count,
+                  memcmp(source.baseAddress! + sc.lowerBound, target.baseAddress! + tc.lowerBound, sc.count) == 0
+            else { break }
+            s = sNext
+            t = tNext
+        }
+        // One `../` for each folder of the source left.
+        var ups = 0
+        var c = s
+        while let component = c {
+            c = nextComponent(source, from: component.upperBound)
+            if c != nil { ups += 1 }
+        }
+        let start = t?.lowerBound ?? target.count
+        let capacity = max(2, 3 * ups + 3 * (target.count - start))
+        return String(unsafeUninitializedCapacity: capacity) { out in
+            var n = 0
+            for _ in 0..<ups {
+                out[n] = UInt8(ascii: "."); out[n + 1] = UInt8(ascii: "."); out[n + 2] = UInt8(ascii: "/")
+                n += 3
+            }
+            var component = t
+            var first = true
+            while let range = component {
+                if !first { out[n] = UInt8(ascii: "/"); n += 1 }
+                first = false
+                for p in range {
+                    let byte = target[p]
+                    if WebURLBytes.isUnreservedOrSubDelimiter(byte) {
+                        out[n] = byte
+                        n += 1
+                    } else {
+                        out[n] = UInt8(ascii: "%")
+                        out[n + 1] = FileNameEncoding.hexDigit(byte >> 4)
+                        out[n + 2] = FileNameEncoding.hexDigit(byte & 0x0F)
+                        n += 3
+                    }
+                }
+                component = nextComponent(target, from: range.upperBound)
+            }
+            if n == 0 {
+                out[0] = UInt8(ascii: "."); out[1] = UInt8(ascii: "/")
+                n = 2
+            }
+            return n
+        }
+    }
+
+    /// The next non-empty `/`-separated component at or after `from`, or nil at the end.
+    @inline(__always)
+    private static func nextComponent(_ path: UnsafeBufferPointer<UInt8>, from: Int) -> Range<Int>? {
+        var i = from
+        while i < path.count, path[i] == UInt8(ascii: "/") { i += 1 }
+        guard i < path.count else { return nil }
+        var j = i + 1
+        while j < path.count, path[j] != UInt8(ascii: "/") { j += 1 }
+        return i..<j
     }
 
     /// Appends one path component, percent-encoded for an href.

@@ -148,6 +148,32 @@ import Testing
         #expect(PathMapper.relativeLink(from: source, to: target, fragment: fragment) == expected)
     }
 
+    /// The one-pass byte version against the plain definition (split both paths, drop the
+    /// shared folders, one `../` per folder left), over random paths with repeated, empty and
+    /// encoded components.
+    @Test func relativeLinksMatchTheSplitDefinition() {
+        func oracle(_ source: String, _ target: String) -> String {
+            let s = source.split(separator: "/").map(String.init)
+            let t = target.split(separator: "/").map(String.init)
+            let sDirectory = s.dropLast(), tDirectory = t.dropLast()
+            var common = 0
+            while common < sDirectory.count, common < tDirectory.count, sDirectory[common] == tDirectory[common] { common += 1 }
+            var link = String(repeating: "../", count: sDirectory.count - common)
+            link += t[common...].map { PathMapper.encodeForLink($0) }.joined(separator: "/")
+            return link.isEmpty ? "./" : link
+        }
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "b", "ab", "x y", "é", "index.html", "", "a.css", "%41", "q?x=1"]
+        func path() -> String {
+            (0..<Int.random(in: 1...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: "/")
+        }
+        for _ in 0..<20_000 {
+            let source = path(), target = path()
+            #expect(PathMapper.relativeLink(from: source, to: target, fragment: nil) == oracle(source, target),
+                    "\(source) → \(target)")
+        }
+    }
+
     @Test func relativeLinksResolveBackToTheTargetFile() throws {
         let root = try #require(WebURL("http://local.test/"))
         let pairs = [("a/b/c.html", "x y/é#?.html"), ("index.html", "_hosts/cdn@http-80/a%20b.css")]

@@ -46,21 +46,14 @@ final class HTMLReferenceCollector {
            !Self.hasStyleAttribute(attributes) {
             return
         }
-        var names: [String] = []
-        if let attributes {
-            var k = 0
-            while let attributeName = attributes[k] {
-                names.append(String(cString: attributeName))
-                k += 2
-            }
-        }
-        if isRawText, let tag = locate(name: tagName, attributeNames: names, end: end) {
+        // libxml2's attribute names are compared in place (no array of strings per tag).
+        if isRawText, let tag = locate(name: name, attributes: attributes, end: end) {
             rawTextEnd = closingTag(tagName, after: tag.end)
             emit(tag)
             return
         }
-        guard tagName == "style" || !names.isEmpty else { return }
-        guard let tag = locate(name: tagName, attributeNames: names, end: end) else { return }
+        guard tagName == "style" || attributes?[0] != nil else { return }
+        guard let tag = locate(name: name, attributes: attributes, end: end) else { return }
         emit(tag)
     }
 
@@ -76,17 +69,22 @@ final class HTMLReferenceCollector {
     }
 
     /// Finds the raw start tag ending at `end` (see ``HTMLExtractor`` for the verification).
-    private func locate(name: String, attributeNames: [String], end: Int) -> HTMLTagLexer.Tag? {
-        let nameBytes = Array(name.utf8)
+    /// - Parameters:
+    ///   - name: libxml2's lowercased tag name.
+    ///   - attributes: libxml2's attribute list (name, value, …, NULL).
+    private func locate(
+        name: UnsafePointer<xmlChar>, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, end: Int
+    ) -> HTMLTagLexer.Tag? {
+        let nameBytes = UnsafeBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)))
         var fallback: HTMLTagLexer.Tag?
         var p = min(end, proxy.count - 1)
         while p >= floor {
             defer { p -= 1 }
             guard proxy[p] == 0x3C, p + nameBytes.count < proxy.count else { continue }
             var matches = true
-            for (k, b) in nameBytes.enumerated() {
+            for k in 0..<nameBytes.count {
                 let c = proxy[p + 1 + k]
-                if ((c >= 0x41 && c <= 0x5A) ? c | 0x20 : c) != b { matches = false; break }
+                if ((c >= 0x41 && c <= 0x5A) ? c | 0x20 : c) != nameBytes[k] { matches = false; break }
             }
             guard matches else { continue }
             let after = p + 1 + nameBytes.count
@@ -94,7 +92,7 @@ final class HTMLReferenceCollector {
                 continue
             }
             guard let tag = HTMLTagLexer.lex(proxy, at: p), endsAt(tag.end, libxmlEnd: end) else { continue }
-            if isSubsequence(attributeNames, of: tag.attributes) { return tag }
+            if Self.isSubsequence(attributes, of: tag.attributes) { return tag }
             if fallback == nil { fallback = tag }
         }
         return fallback
@@ -106,21 +104,33 @@ final class HTMLReferenceCollector {
         return true
     }
 
-    private func isSubsequence(_ names: [String], of attributes: [HTMLTagLexer.Attribute]) -> Bool {
+    /// Whether libxml2's attribute names appear, in order, among the lexer's.
+    private static func isSubsequence(
+        _ names: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, of attributes: [HTMLTagLexer.Attribute]
+    ) -> Bool {
+        guard let names else { return true }
         var k = 0
-        for a in attributes where k < names.count && a.name == names[k] { k += 1 }
-        return k == names.count
+        for a in attributes {
+            guard let name = names[k] else { break }
+            let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+            if a.name.utf8.elementsEqual(UnsafeBufferPointer(start: name, count: length)) { k += 2 }
+        }
+        return names[k] == nil
     }
 
     /// The offset of `</name` after `from`, or the document's end.
     func closingTag(_ name: String, after from: Int) -> Int {
-        let nameBytes = Array(name.utf8)
+        var name = name
+        return name.withUTF8 { closingTag($0, after: from) }
+    }
+
+    private func closingTag(_ nameBytes: UnsafeBufferPointer<UInt8>, after from: Int) -> Int {
         let n = original.count
         var i = from + 1
         while i + 1 + nameBytes.count < n {
             if proxy[i] == 0x3C, proxy[i + 1] == 0x2F {
                 var matches = true
-                for (k, b) in nameBytes.enumerated() where proxy[i + 2 + k] | 0x20 != b { matches = false; break }
+                for k in 0..<nameBytes.count where proxy[i + 2 + k] | 0x20 != nameBytes[k] { matches = false; break }
                 if matches { return i }
             }
             i += 1

@@ -63,6 +63,7 @@ struct HTMLTagLexer {
         while i < n, !isSpace(bytes[i]), bytes[i] != 0x2F, bytes[i] != 0x3E { i += 1 }
         let name = lowercasedName(bytes, (start + 1)..<i)
         var attributes: [Attribute] = []
+        attributes.reserveCapacity(8)  // one allocation for nearly every tag
         while true {
             let attributeStart = i
             while i < n, isSpace(bytes[i]) || bytes[i] == 0x2F { i += 1 }
