@@ -79,7 +79,7 @@ extension HTTPClient {
             attempt += 1
             if Task.isCancelled { throw .cancelled(url: request.url) }
             do throws(HTTPError) {
-                let response = try await perform(request, profile: profile)
+                let response = try await perform(request, profile: profile, target: target)
                 if let wait = retries.delay(afterAttempt: attempt, status: response.status, error: nil,
                                             retryAfter: response.headers["Retry-After"]) {
                     await sleep(wait)

@@ -46,7 +46,11 @@ public final class HTTPClient: Sendable {
     ///   required/refused" 400 pages, which become ``HTTPError/clientCertificateRejected(url:identitySent:detail:)``.
     /// - Throws: ``HTTPError`` naming the cause.
     public func perform(_ request: HTTPRequest, profile: TLSProfile?) async throws(HTTPError) -> HTTPResponse {
-        let target = try RequestTarget(request.url)
+        try await perform(request, profile: profile, target: try RequestTarget(request.url))
+    }
+
+    /// ``perform(_:profile:)`` with the URL already parsed (`target`, from `request.url`).
+    func perform(_ request: HTTPRequest, profile: TLSProfile?, target: RequestTarget) async throws(HTTPError) -> HTTPResponse {
         let effectiveProfile = target.isHTTPS ? profile : nil
         if target.isHTTPS && effectiveProfile == nil {
             throw .invalidURL(request.url, reason: "an https URL needs a trust policy")

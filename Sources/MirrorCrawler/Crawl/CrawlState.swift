@@ -47,6 +47,11 @@ actor CrawlState {
     enum Change: String, Sendable { case added, changed, unchanged }
     private(set) var changes: [Change: Int] = [:]
     private var robots: [String: RobotsTxt] = [:]
+    /// The rules of `robots` that apply to the run's user agent, by origin (chosen once).
+    private var robotsRules: [String: (userAgent: String, rules: [RobotsTxt.Rule])] = [:]
+    /// The last URL's robots rules: nearly every URL has the origin of the one before it, and
+    /// this check builds no origin string.
+    private var lastRobots: (url: WebURL, userAgent: String, rules: [RobotsTxt.Rule])?
     /// In-scope URLs that were queued, or refused only for depth: if they end up unfetched,
     /// they get a reserved local path (see ``reservePaths(mapper:)``). Value: is a requisite.
     private var candidates: [String: Bool] = [:]
@@ -131,11 +136,29 @@ actor CrawlState {
         return directory.isEmpty ? name : directory + "/" + name
     }
 
-    func setRobots(_ rules: RobotsTxt, origin: String) { robots[origin] = rules }
+    func setRobots(_ rules: RobotsTxt, origin: String) {
+        robots[origin] = rules
+        robotsRules[origin] = nil
+        lastRobots = nil
+    }
 
     func robotsAllow(_ url: WebURL, userAgent: String) -> Bool {
-        guard let rules = robots[url.origin] else { return true }
-        return rules.isAllowed(url.requestTarget, userAgent: userAgent)
+        if let last = lastRobots, last.userAgent == userAgent, last.url.host == url.host, last.url.port == url.port,
+           last.url.scheme == url.scheme {
+            return RobotsTxt.isAllowed(url.requestTarget, rules: last.rules)
+        }
+        let origin = url.origin
+        let chosen: [RobotsTxt.Rule]
+        if let known = robotsRules[origin], known.userAgent == userAgent {
+            chosen = known.rules
+        } else if let rules = robots[origin] {
+            chosen = rules.rules(for: userAgent)
+            robotsRules[origin] = (userAgent, chosen)
+        } else {
+            chosen = []
+        }
+        lastRobots = (url, userAgent, chosen)
+        return RobotsTxt.isAllowed(url.requestTarget, rules: chosen)
     }
 
     /// A fetched file was stored at `localPath`; its links (if it is a document) are offered

@@ -23,6 +23,8 @@ public final class Crawler: Sendable {
     private let mapper: PathMapper
     /// Folders already created in the snapshot being built (saves a walk per linked file).
     let directories = CreatedDirectories()
+    /// What references resolved to, shared by the documents of one folder.
+    let resolutions = ResolutionCache()
 
     /// - Parameters:
     ///   - job: the site, scope and limits.
@@ -387,11 +389,13 @@ public final class Crawler: Sendable {
             // A UTF-16 document's spans index its UTF-8 transcoding, not the stored bytes: it
             // is parsed again when rewritten.
             draft = extraction.isTranscoded ? nil : DeferredRewrite.Draft(charset: extraction.charset, length: bytes.count)
-            links = Self.discover(extraction.references, base: base, maxURLLength: job.limits.maxURLLength, draft: &draft)
+            links = Self.discover(extraction.references, base: base, maxURLLength: job.limits.maxURLLength, draft: &draft,
+                                  cache: resolutions)
         case .css:
             kind = .css
             draft = DeferredRewrite.Draft(charset: .utf8, length: bytes.count)
-            links = Self.discover(CSSExtractor.extract(bytes), base: finalURL, maxURLLength: job.limits.maxURLLength, draft: &draft)
+            links = Self.discover(CSSExtractor.extract(bytes), base: finalURL, maxURLLength: job.limits.maxURLLength, draft: &draft,
+                                  cache: resolutions)
         default:
             break
         }
@@ -420,16 +424,23 @@ public final class Crawler: Sendable {
     /// Resolves a document's references once: the in-scope candidates to crawl, and (into
     /// `draft`) what the rewrite will need.
     static func discover(
-        _ references: [Reference], base: WebURL, maxURLLength: Int, draft: inout DeferredRewrite.Draft?
+        _ references: [Reference], base: WebURL, maxURLLength: Int, draft: inout DeferredRewrite.Draft?,
+        cache: ResolutionCache? = nil
     ) -> [DiscoveredLink] {
         var links: [DiscoveredLink] = []
         links.reserveCapacity(references.count)
+        let folder = cache.map { _ in ResolutionCache.folderKey(of: base) }
         for reference in references {
             if reference.kind == .base {
                 if let span = reference.attributeSpan { draft?.delete(span) }
                 continue
             }
-            guard let target = LinkPlanner.target(of: reference.value, baseURL: base) else { continue }
+            let resolved = if let cache, let folder {
+                cache.target(of: reference.value, baseURL: base, folder: folder)
+            } else {
+                LinkPlanner.target(of: reference.value, baseURL: base)
+            }
+            guard let target = resolved else { continue }
             draft?.add(reference, target: target)
             if case .url(let url, _) = target {
                 let bare = url.withoutFragment

@@ -44,9 +44,19 @@ public struct RobotsTxt: Sendable {
     ///   - userAgent: the crawler's user agent; only its product token (the leading run of
     ///     letters, `-` and `_`, e.g. `mtls-mirror` in `mtls-mirror/1.0`) is compared.
     public func isAllowed(_ pathAndQuery: String, userAgent: String) -> Bool {
+        Self.isAllowed(pathAndQuery, rules: rules(for: userAgent))
+    }
+
+    /// The rules that apply to a user agent, in file order: what ``isAllowed(_:rules:)`` needs,
+    /// worked out once per site instead of at every URL.
+    func rules(for userAgent: String) -> [Rule] {
+        obeyedGroups(for: userAgent).flatMap(\.rules)
+    }
+
+    /// ``isAllowed(_:userAgent:)`` with the user agent's rules already chosen.
+    static func isAllowed(_ pathAndQuery: String, rules: [Rule]) -> Bool {
         let target = pathAndQuery.isEmpty ? "/" : pathAndQuery
         if target == "/robots.txt" { return true }
-        let rules = obeyedGroups(for: userAgent).flatMap(\.rules)
         guard !rules.isEmpty else { return true }
         let path = RobotsPattern.normalize(Array(target.utf8))
         var best: Rule?

@@ -1,0 +1,53 @@
+import MirrorCore
+import Testing
+@testable import MirrorCrawler
+
+@Suite("Resolution cache") struct ResolutionCacheTests {
+    static let bases = [
+        "https://site.test/a/b.html", "https://site.test/a/c.html?x=1", "https://site.test/a/", "https://site.test/a/d#frag",
+        "https://site.test/", "https://site.test/z/b.html", "http://site.test/a/b.html", "https://site.test:8443/a/b.html",
+        "https://other.test/a/b.html",
+    ]
+    static let values = [
+        "d.css", "../up.png", "./same.js", "/root.html", "?q=1", "#top", "", "  spaced.html", "//cdn.test/x.js",
+        "https://abs.test/p", "mailto:x@y", "javascript:void(0)", "a/../b/./c.html", "%2e%2e/x", "sub/", "d.css#f",
+        "http:relative", "\\back\\slash.png", "a b.html", "q?x=1#y",
+    ]
+
+    /// Every (base, value) pair gives what resolving it directly gives, first and when cached,
+    /// whichever base of the same folder filled the entry; values whose meaning depends on the
+    /// base's file or query (`?…`, `#…`, empty) are never shared between bases.
+    @Test func cachedTargetsEqualDirectResolution() throws {
+        let cache = ResolutionCache()
+        for round in 0..<2 {
+            for baseText in Self.bases {
+                let base = try #require(WebURL(baseText))
+                let folder = ResolutionCache.folderKey(of: base)
+                for value in Self.values {
+                    #expect(cache.target(of: value, baseURL: base, folder: folder) == LinkPlanner.target(of: value, baseURL: base),
+                            "round \(round): \(value) against \(baseText)")
+                }
+            }
+        }
+    }
+
+    @Test func folderKeysIgnoreFileQueryAndFragment() throws {
+        let b = try #require(WebURL("https://site.test/a/b.html?x=1#f"))
+        let c = try #require(WebURL("https://site.test/a/c.html"))
+        let d = try #require(WebURL("https://site.test/a/b/"))
+        #expect(ResolutionCache.folderKey(of: b) == ResolutionCache.folderKey(of: c))
+        #expect(ResolutionCache.folderKey(of: b) != ResolutionCache.folderKey(of: d))
+        #expect(ResolutionCache.folderKey(of: try #require(WebURL("https://site.test/a?x=/y/z"))) == "https://site.test/\u{1}")
+    }
+
+    /// Past its capacity the cache starts over; answers stay right.
+    @Test func aFullCacheStartsOverAndStaysCorrect() throws {
+        let cache = ResolutionCache(capacity: 3)  // two generations of 3
+        let base = try #require(WebURL("https://site.test/a/b.html"))
+        let folder = ResolutionCache.folderKey(of: base)
+        for i in 0..<50 {
+            let value = "p\(i % 7).html"
+            #expect(cache.target(of: value, baseURL: base, folder: folder) == LinkPlanner.target(of: value, baseURL: base))
+        }
+    }
+}
