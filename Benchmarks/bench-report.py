@@ -137,6 +137,9 @@ def refresh_table(args, runs):
             path = os.path.join(args.work, "%s.change-check.%d" % (tool, run))
             if os.path.exists(path):
                 print("- %s run %d: %s" % (tool, run, open(path).read().strip()))
+    kills = os.path.join(args.work, "mtls-mirror.kills")
+    if os.path.exists(kills):
+        print("- mtls-mirror kill test: %s" % open(kills).read().strip())
     target = "1.2× a %d-way curl revalidation at ~%s ms RTT" % (args.parallel_max, args.latency) \
         if float(args.latency) else "1.5× a bare curl --parallel revalidation on loopback"
     print("- Target for mtls-mirror's unchanged refresh: ≤ %s." % target)

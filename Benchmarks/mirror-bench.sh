@@ -18,6 +18,10 @@
 #                        files on the origin (a comment appended), then check in nginx's log that
 #                        the refresh downloaded exactly the URLs of those files again (200) and
 #                        revalidated the rest (304)
+#   --kills N            with --refresh: afterwards, start N more mtls-mirror refreshes (each after
+#                        changing --change % of the pages, 5 by default) and SIGKILL each at a random
+#                        point of its run; after every kill, check that the served snapshot is complete
+#                        and matches its manifest
 #   --parallel-max N     curl baseline: transfers at a time (default 32)
 #   --tools LIST         comma-separated subset of mtls-mirror,wget,wget2 (default all three)
 #   --timeout S          wall-clock limit per tool run (default 900)
@@ -32,7 +36,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-pages=2000 runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 change_pct=0 parallel_max=32 timeout_s=900 keep=0 build=1
+pages=2000 runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 change_pct=0 kills=0 parallel_max=32 timeout_s=900 keep=0 build=1
 bin="" tools="mtls-mirror,wget,wget2" meta_dir=_mirror work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -45,6 +49,7 @@ while [ $# -gt 0 ]; do
         --netns) netns=1; shift ;;
         --refresh) refresh=1; shift ;;
         --change) change_pct=$2; shift 2 ;;
+        --kills) kills=$2; shift 2 ;;
         --parallel-max) parallel_max=$2; shift 2 ;;
         --tools) tools=$2; shift 2 ;;
         --timeout) timeout_s=$2; shift 2 ;;
@@ -53,7 +58,7 @@ while [ $# -gt 0 ]; do
         --meta-dir) meta_dir=$2; shift 2 ;;
         --keep) keep=1; shift ;;
         --work-parent) work_parent=$2; shift 2 ;;
-        -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "mirror-bench: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -225,7 +230,7 @@ mirror_root() {
 # change_pages TAG LIST: appends a comment naming TAG to change_pct % of the site's HTML files
 # (every Nth, from an offset that differs per TAG) and writes their paths to LIST.
 change_pages() {
-    python3 - "$work/www" "$change_pct" "$1" "$2" <<'PY'
+    python3 - "$work/www" "${3:-$change_pct}" "$1" "$2" <<'PY'
 import os, sys, zlib
 root, pct, tag, listing = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
 pages = []
@@ -294,6 +299,68 @@ print("changed %d files; %d URLs answered 200 (%d distinct files), %d answered 3
       "; downloaded though unchanged e.g. " + ", ".join(sorted(extra)[:3]) if extra else "",
       "; changed but answered 304 e.g. " + ", ".join(sorted(missed)[:3]) if missed else ""))
 PY
+}
+
+# snapshot_problems DIR: what is wrong with the served snapshot of DIR (one line each; nothing
+# when it is complete): every 2xx manifest entry needs its file, documents their original under
+# _mirror/raw/<sha256> with that hash, other files that hash.
+snapshot_problems() {
+    python3 - "$1/bench/current" "$meta_dir" <<'PY'
+import hashlib, os, sys
+root, meta = sys.argv[1], sys.argv[2]
+if not os.path.isdir(root):
+    print("no current snapshot"); sys.exit()
+manifest = os.path.join(root, meta, "manifest.tsv")
+if not os.path.exists(manifest) or not os.path.exists(os.path.join(root, meta, "report.json")):
+    print("manifest or report missing"); sys.exit()
+for line in open(manifest, encoding="utf-8"):
+    fields = line.rstrip("\n").split("\t")
+    if len(fields) < 6 or not fields[0].startswith("http") or not fields[1].startswith("="):
+        continue
+    if not fields[2].isdigit() or not 200 <= int(fields[2]) <= 299:
+        continue
+    local, kind, sha = fields[1][1:], fields[3], fields[5][1:]
+    document = "text/html" in kind or "text/css" in kind
+    path = os.path.join(root, meta, "raw", sha) if document else os.path.join(root, local)
+    if not os.path.exists(os.path.join(root, local)):
+        print("missing", local)
+    elif not os.path.exists(path):
+        print("missing original", path)
+    elif hashlib.sha256(open(path, "rb").read()).hexdigest() != sha:
+        print("hash mismatch", path)
+PY
+}
+
+# kill_rounds OUT: $kills refreshes of OUT, each SIGKILLed at a random point, with the served
+# snapshot checked after each; prints a summary line.
+kill_rounds() {
+    local out=$1 round pid delay damaged=0 published=0 before after duration pct=$change_pct
+    tool_command mtls-mirror "$out" refresh
+    [ "$pct" != 0 ] || pct=5
+    duration=$(awk -F'\t' '$1=="mtls-mirror" && $3=="refresh" {print $5; exit}' "$runs_tsv")
+    [ -n "$duration" ] || duration=1
+    for round in $(seq "$kills"); do
+        change_pages "kill-$round" "$work/changed.kill.$round" "$pct" 2>/dev/null
+        sleep 1  # a new clock second for the changed files' validators
+        before=$(readlink "$out/bench/current" || true)
+        "${COMMAND[@]}" >/dev/null 2>&1 &
+        pid=$!
+        delay=$(python3 -c "import random; print(round(random.uniform(0, 1.2 * $duration), 3))")
+        sleep "$delay"
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+        after=$(readlink "$out/bench/current" || true)
+        [ "$before" != "$after" ] && published=$((published + 1))
+        problems=$(snapshot_problems "$out")
+        if [ -n "$problems" ]; then
+            damaged=$((damaged + 1))
+            log "kill $round after ${delay}s: $(echo "$problems" | head -n 3 | tr '\n' ';')"
+        fi
+    done
+    tool_command mtls-mirror "$out" refresh
+    "${COMMAND[@]}" >/dev/null 2>&1 || true
+    problems=$(snapshot_problems "$out")
+    echo "$kills refreshes SIGKILLed at random points (0–$(python3 -c "print(round(1.2 * $duration, 2))") s, each after changing ${pct} % of the HTML files): $damaged damaged served snapshots; $published of the runs had published before the kill; a normal run afterwards: $([ -z "$problems" ] && echo complete || echo "DAMAGED: $problems")"
 }
 
 runs_tsv=$work/runs.tsv
@@ -397,6 +464,9 @@ else
             fi
         done
     done
+    if [ "$kills" -gt 0 ] && [ "$mtls_ready" = 1 ]; then
+        kill_rounds "$work/out/mtls-mirror-1" >"$work/mtls-mirror.kills"
+    fi
     # The curl baseline: fetch every URL once to learn its ETag, then time conditional GETs.
     # The URLs are the ones mtls-mirror revalidates (its manifest's 200 entries and robots.txt),
     # so both do the same requests; without an mtls-mirror run, the generator's list.
