@@ -59,7 +59,16 @@ extension Manifest {
     }
 
     static func appendEscaped(_ value: String, to out: inout [UInt8]) {
-        if !value.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+        // The common case (nothing to escape) scans contiguous bytes and copies them at once.
+        let plain: Bool? = value.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte == 0x5C || byte <= 0x0D && (byte == 0x09 || byte == 0x0A || byte == 0x0D) {
+                return false
+            }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain == true { return }
+        if plain == nil, !value.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             out.append(contentsOf: value.utf8)
             return
         }
