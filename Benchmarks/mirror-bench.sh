@@ -302,8 +302,9 @@ PY
 }
 
 # snapshot_problems DIR: what is wrong with the served snapshot of DIR (one line each; nothing
-# when it is complete): every 2xx manifest entry needs its file, documents their original under
-# _mirror/raw/<sha256> with that hash, other files that hash.
+# when it is complete): every 2xx manifest entry needs its file; documents their original (in
+# _mirror/originals.pack through its index, or under _mirror/raw/<sha256>) with that hash; other
+# files that hash.
 snapshot_problems() {
     python3 - "$1/bench/current" "$meta_dir" <<'PY'
 import hashlib, os, sys
@@ -313,6 +314,25 @@ if not os.path.isdir(root):
 manifest = os.path.join(root, meta, "manifest.tsv")
 if not os.path.exists(manifest) or not os.path.exists(os.path.join(root, meta, "report.json")):
     print("manifest or report missing"); sys.exit()
+packed = {}
+index = os.path.join(root, meta, "originals.idx")
+pack = None
+if os.path.exists(index):
+    lines = open(index, encoding="utf-8").read().split("\n")
+    if lines[0] != "mtls-mirror-originals\t1":
+        print("bad originals index header")
+    for line in lines[1:]:
+        if line:
+            sha, offset, length = line.split("\t")
+            packed[sha] = (int(offset), int(length))
+    pack = open(os.path.join(root, meta, "originals.pack"), "rb")
+def original(sha):
+    if sha in packed:
+        pack.seek(packed[sha][0])
+        data = pack.read(packed[sha][1])
+        return data if len(data) == packed[sha][1] else None
+    path = os.path.join(root, meta, "raw", sha)
+    return open(path, "rb").read() if os.path.exists(path) else None
 for line in open(manifest, encoding="utf-8"):
     fields = line.rstrip("\n").split("\t")
     if len(fields) < 6 or not fields[0].startswith("http") or not fields[1].startswith("="):
@@ -321,13 +341,14 @@ for line in open(manifest, encoding="utf-8"):
         continue
     local, kind, sha = fields[1][1:], fields[3], fields[5][1:]
     document = "text/html" in kind or "text/css" in kind
-    path = os.path.join(root, meta, "raw", sha) if document else os.path.join(root, local)
     if not os.path.exists(os.path.join(root, local)):
         print("missing", local)
-    elif not os.path.exists(path):
-        print("missing original", path)
-    elif hashlib.sha256(open(path, "rb").read()).hexdigest() != sha:
-        print("hash mismatch", path)
+        continue
+    data = original(sha) if document else open(os.path.join(root, local), "rb").read()
+    if data is None:
+        print("missing original of", fields[0])
+    elif hashlib.sha256(data).hexdigest() != sha:
+        print("hash mismatch", fields[0])
 PY
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCore
+import MirrorStore
 import MirrorTestSupport
 import Testing
 #if canImport(Glibc)
@@ -93,10 +94,11 @@ import Glibc
         let output = try TemporaryDirectory()
         #expect(mirror(nginx, output.path).exitCode == 0)
         let current = output.path + "/site/current"
-        // Every document's original, and one plain file.
-        let raw = try FileManager.default.contentsOfDirectory(atPath: current + "/_mirror/raw")
-        #expect(raw.count == 12)  // index, p1-p10, site.css
-        for name in raw { try FileManager.default.removeItem(atPath: current + "/_mirror/raw/" + name) }
+        // Every document's original (the pack), and one plain file.
+        let snapshot = try SecureFileSystem(root: current, create: false)
+        #expect(OriginalsPack.open(in: snapshot)?.count == 12)  // index, p1-p10, site.css
+        #expect(!FileManager.default.fileExists(atPath: current + "/_mirror/raw"))
+        try FileManager.default.removeItem(atPath: current + "/" + OriginalsPack.packPath)
         try FileManager.default.removeItem(atPath: current + "/img/logo.png")
 
         let before = nginx.accessLogEntries(for: .mtls).count
@@ -116,13 +118,13 @@ import Glibc
         #expect(Set(requests.filter { $0.status == 304 }.map(\.target)) == expected.union(["/img/bg.png"]))
         #expect(requests.count == 2 * expected.count + 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: current + "/img/logo.png")) == Data(repeating: 0x89, count: 2048))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: current + "/_mirror/raw").count == 12)
+        #expect(OriginalsPack.open(in: try SecureFileSystem(root: current, create: false))?.count == 12)
         #expect(Self.problems(inSnapshot: current).isEmpty, "\(Self.problems(inSnapshot: current))")
     }
 
-    /// Bodies up to 64 KiB are received in memory and stored once; larger ones stream to a
-    /// temporary file that is renamed. Both kinds of documents are rewritten, keep their
-    /// originals, and are revalidated by the next run.
+    /// Bodies up to 64 KiB are received in memory and stored once (documents' originals in the
+    /// pack); larger ones stream to a temporary file that is renamed. Both kinds of documents
+    /// are rewritten, keep their originals, and are revalidated by the next run.
     @Test func documentsAboveAndBelowTheInMemoryLimitAreStoredAndRewritten() throws {
         let nginx = try NginxFixture(.mtls)
         let filler = String(repeating: "<p>filler text to pass the in-memory limit</p>\n", count: 2000)  // ~94 KB
@@ -144,7 +146,10 @@ import Glibc
         let small = try String(contentsOfFile: current + "/small.html", encoding: .utf8)
         #expect(small.contains("big.html"))
         #expect(!small.contains("/big.html"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: current + "/_mirror/raw").count == 4)
+        // The two small documents' originals are in the pack, the two large ones (streamed to
+        // files) under _mirror/raw/.
+        #expect(OriginalsPack.open(in: try SecureFileSystem(root: current, create: false))?.count == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: current + "/_mirror/raw").count == 2)
         // No temporary file is left behind.
         let leftovers = FileManager.default.enumerator(atPath: current)?.compactMap { $0 as? String }.filter { $0.contains(".part:") }
         #expect(leftovers?.isEmpty == true, "\(leftovers ?? [])")
@@ -313,6 +318,9 @@ import Glibc
             return FileManager.default.fileExists(atPath: path) ? ["no manifest in \(path)"] : []
         }
         guard FileManager.default.fileExists(atPath: path + "/_mirror/report.json") else { return ["no report"] }
+        let snapshot = try? SecureFileSystem(root: path, create: false)
+        let pack = snapshot.flatMap { OriginalsPack.open(in: $0) }
+        if snapshot != nil, pack == nil { return ["no usable originals pack"] }
         var problems: [String] = []
         for line in text.split(separator: "\n") where line.hasPrefix("http") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -321,13 +329,19 @@ import Glibc
             let type = fields[3]
             let sha = String(fields[5].dropFirst())
             let isDocument = type.contains("text/html") || type.contains("text/css")
-            let file = isDocument ? path + "/_mirror/raw/" + sha : path + "/" + local
-            guard let data = FileManager.default.contents(atPath: file) else {
-                problems.append("missing \(file) for \(fields[0])")
+            if !FileManager.default.fileExists(atPath: path + "/" + local) { problems.append("missing \(local)") }
+            // A document's original is in the pack, or (streamed to a file) under _mirror/raw/.
+            let data: Data?
+            if isDocument, let packed = try? pack?.read(sha) {
+                data = Data(packed)
+            } else {
+                data = FileManager.default.contents(atPath: isDocument ? path + "/_mirror/raw/" + sha : path + "/" + local)
+            }
+            guard let data else {
+                problems.append("missing \(isDocument ? "original" : "file") of \(fields[0])")
                 continue
             }
-            if !FileManager.default.fileExists(atPath: path + "/" + local) { problems.append("missing \(local)") }
-            if SHA256Digest.hex(data) != sha { problems.append("sha mismatch \(file)") }
+            if SHA256Digest.hex(data) != sha { problems.append("sha mismatch for \(fields[0])") }
         }
         return problems
     }

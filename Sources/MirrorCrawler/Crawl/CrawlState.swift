@@ -13,7 +13,9 @@ actor CrawlState {
         let localPath: String
         let kind: DocumentKind
         let contentType: String?
-        /// SHA-256 of the original body; the original is kept as `_mirror/raw/<sha256>`.
+        /// SHA-256 of the original body; the original is kept in the snapshot's
+        /// ``MirrorStore/OriginalsPack`` (or, for a body that streamed to a file, as
+        /// `_mirror/raw/<sha256>`).
         let sha256: String
         /// For a document revalidated with 304: its stored references (with the `+` requisite
         /// marker), so that the rewrite can be skipped when none of them moved.
@@ -21,8 +23,8 @@ actor CrawlState {
         /// For a document parsed during this crawl: its references, ready to be rewritten
         /// without a second parse (targets numbered in ``CrawlState/urls``).
         var deferred: DeferredRewrite? = nil
-        /// Only the original (``Crawler/rawPath(sha256:)``) is on disk so far, not the file
-        /// under ``localPath``: a body received in memory, or a 304.
+        /// Only the original (in the pack, or under ``Crawler/rawPath(sha256:)``) is on disk so
+        /// far, not the file under ``localPath``: a body received in memory, or a 304.
         var originalOnly = false
     }
 

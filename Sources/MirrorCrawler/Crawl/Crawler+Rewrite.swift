@@ -13,7 +13,7 @@ extension Crawler {
     ///
     /// - Returns: how many documents were rewritten.
     func rewriteDocuments(
-        state: CrawlState, staging: StagingSnapshot, paths: [String: String], previous: PreviousSnapshot?
+        state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, paths: [String: String], previous: PreviousSnapshot?
     ) async -> (rewritten: Int, failures: [(path: String, error: StoreError)]) {
         let documents = await state.documents
         let urls = await state.urls
@@ -37,7 +37,7 @@ extension Crawler {
                         }
                         do {
                             if try Self.rewrite(document, fileSystem: fileSystem, directories: directories, paths: paths,
-                                                urls: (urls, localPaths)) { count += 1 }
+                                                urls: (urls, localPaths), originals: originals) { count += 1 }
                         } catch let error as StoreError {
                             failures.append((document.localPath, error))
                         } catch {
@@ -79,40 +79,52 @@ extension Crawler {
         }
     }
 
-    /// Where the original (unrewritten) bytes of a document are kept: content-addressed, so
-    /// that a refresh can rewrite an unchanged document again without downloading it.
+    /// Where the original (unrewritten) bytes of a document that streamed to a file are kept:
+    /// content-addressed, so that a refresh can rewrite an unchanged document again without
+    /// downloading it. Documents received in memory keep theirs in the ``OriginalsPack``.
     static func rawPath(sha256: String) -> String { "_mirror/raw/\(sha256)" }
 
     /// Rewrites one document. Returns true when its bytes changed.
     ///
-    /// The original keeps its inode under ``rawPath(sha256:)`` (a hard link, no copy), and the
-    /// rewritten bytes go to a new file under the document's name. The staging snapshot is
+    /// An original in `originals` is read from there and the document's file is created. An
+    /// original on disk keeps its inode under ``rawPath(sha256:)`` (a hard link, no copy), and
+    /// the rewritten bytes go to a new file under the document's name. The staging snapshot is
     /// private (0700, every folder made by this run), so plain paths are used, as for
     /// downloads, and no temporary name is needed: if the run dies in between, the unpublished
     /// snapshot is discarded anyway.
     /// - Parameters:
     ///   - urls: the table that ``CrawlState/Document/deferred`` targets are numbered in, with
     ///     each URL's local path; without it, the document is parsed again.
+    ///   - originals: the snapshot's pack, for documents whose original is only there.
     ///   - replaceAtomically: for a snapshot that is being served (live mode): the rewritten
     ///     file is renamed over the document, so that a reader never finds the name missing.
     /// - Throws: ``MirrorStore/StoreError`` (``MirrorStore/StoreError/diskFull(path:)`` when the
     ///   disk is full); the document is then left as it was downloaded.
     static func rewrite(
         _ document: CrawlState.Document, fileSystem: SecureFileSystem, directories: CreatedDirectories,
-        paths: [String: String], urls: (table: URLTable, localPaths: [String?])? = nil, replaceAtomically: Bool = false
+        paths: [String: String], urls: (table: URLTable, localPaths: [String?])? = nil, originals: OriginalsPack? = nil,
+        replaceAtomically: Bool = false
     ) throws -> Bool {
         let raw = rawPath(sha256: document.sha256)
         let rawFile = fileSystem.absolutePath(raw)
         let documentFile = fileSystem.absolutePath(document.localPath)
-        try directories.ensure("_mirror/raw", in: fileSystem)
-        // A document revalidated with 304 arrives as its original only (linked from the previous
-        // snapshot to its raw name); a fetched one is linked to it here. (Not renamed: documents
-        // with the same bytes share the raw name, and a rename over it could unlink the inode
-        // another task is about to link.) EEXIST: the same bytes are there already.
-        // A document received in memory was stored as its original only (no link to try).
-        let exists = !document.originalOnly && (link(documentFile, rawFile) == 0 || errno == EEXIST)
-        if !exists, !document.originalOnly, errno != ENOENT { throw StoreError.from(errno: errno, operation: "link", path: raw) }
-        let bytes = try readDownload(rawFile)
+        // The original: from the pack (a document received in memory, or a 304 whose original
+        // was copied there), else under its raw name. A document downloaded to a file is
+        // linked to the raw name here first. (Not renamed: documents with the same bytes share
+        // the raw name, and a rename over it could unlink the inode another task is about to
+        // link.) EEXIST: the same bytes are there already.
+        let packed = document.originalOnly ? try originals?.read(document.sha256) : nil
+        let exists: Bool
+        let bytes: [UInt8]
+        if let packed {
+            exists = false
+            bytes = packed
+        } else {
+            try directories.ensure("_mirror/raw", in: fileSystem)
+            exists = !document.originalOnly && (link(documentFile, rawFile) == 0 || errno == EEXIST)
+            if !exists, !document.originalOnly, errno != ENOENT { throw StoreError.from(errno: errno, operation: "link", path: raw) }
+            bytes = try readDownload(rawFile)
+        }
         let output: [UInt8]
         if let deferred = document.deferred, let urls,
            let rewritten = try deferred.rewrite(bytes, documentPath: document.localPath, urls: urls.table, localPaths: urls.localPaths) {
@@ -121,6 +133,11 @@ extension Crawler {
             output = try rewriteParsing(document, bytes: bytes, paths: paths)
         }
         if !exists { try directories.ensure(CreatedDirectories.parent(of: document.localPath), in: fileSystem) }
+        if packed != nil {
+            // No file under either name yet: the document's file is created, changed or not.
+            try writeNewFile(output, at: documentFile, shownAs: document.localPath)
+            return output != bytes
+        }
         if output == bytes {
             if !exists, try !hardLink(rawFile, documentFile, path: document.localPath) {
                 throw StoreError.from(errno: ENOENT, operation: "link", path: raw)
@@ -151,16 +168,10 @@ extension Crawler {
 
     /// Creates `path` (which must not exist; no symbolic link followed) with `bytes`, mode 0600.
     /// On failure the partial file is removed.
-    /// - Parameters:
-    ///   - existingIsSame: a file already at `path` holds these bytes (a content-addressed
-    ///     name): EEXIST is success.
-    ///   - replacing: a file already at `path` is replaced (unlinked first).
-    static func writeNewFile(
-        _ bytes: [UInt8], at path: String, shownAs name: String, existingIsSame: Bool = false, replacing: Bool = false
-    ) throws(StoreError) {
+    /// - Parameter replacing: a file already at `path` is replaced (unlinked first).
+    static func writeNewFile(_ bytes: [UInt8], at path: String, shownAs name: String, replacing: Bool = false) throws(StoreError) {
         var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor < 0, errno == EEXIST {
-            if existingIsSame { return }
             if replacing, unlink(path) == 0 || errno == ENOENT {
                 descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             }

@@ -58,10 +58,12 @@ public final class Crawler: Sendable {
         let started = Date()
         let store: SnapshotStore
         let staging: StagingSnapshot
+        let originals: OriginalsPack
         do {
             store = try SnapshotStore(siteDirectory: job.siteDirectory)
             staging = try store.begin(now: started)
             try staging.fileSystem.createDirectory("_mirror/tmp")
+            originals = try OriginalsPack.create(in: staging.fileSystem)
         } catch {
             throw .store(error)
         }
@@ -72,7 +74,7 @@ public final class Crawler: Sendable {
         let state = CrawlState(frontier: frontier)
         if job.respectRobots { await loadRobots(into: state, staging: staging, previous: previous) }
 
-        await crawl(state: state, staging: staging, previous: previous)
+        await crawl(state: state, staging: staging, originals: originals, previous: previous)
         var phaseStart = Date()
         logger.debug("\(job.name): crawl phase \(Self.seconds(since: started))")
         if let fatal = await state.fatal {
@@ -82,6 +84,12 @@ public final class Crawler: Sendable {
         if Task.isCancelled {
             removeQuietly(staging.fileSystem.root)
             throw .cancelled
+        }
+        do {
+            try originals.writeIndex(to: staging.fileSystem)
+        } catch {
+            removeQuietly(staging.fileSystem.root)
+            throw .store(error)
         }
         // The downloads are final: write them out while the links are rewritten.
         staging.beginFlush()
@@ -95,7 +103,8 @@ public final class Crawler: Sendable {
         let reserved = await state.reservePaths(mapper: mapper, taken: Set(paths.values))
         paths.merge(reserved) { existing, _ in existing }
         progress?.phase("rewriting links")
-        let (rewritten, rewriteFailures) = await rewriteDocuments(state: state, staging: staging, paths: paths, previous: previous)
+        let (rewritten, rewriteFailures) = await rewriteDocuments(
+            state: state, staging: staging, originals: originals, paths: paths, previous: previous)
         logger.debug("\(job.name): rewrite phase \(Self.seconds(since: phaseStart)) (\(rewritten) documents)")
         phaseStart = Date()
         var warnings: [String] = job.warnings
@@ -161,7 +170,7 @@ public final class Crawler: Sendable {
     /// Runs `jobs` workers; each takes the next URL from the frontier as soon as it is done with
     /// its last one. No central dispatcher: with a 2-thread cooperative pool busy parsing HTML, a
     /// single driver task could not refill the transfer slots fast enough under latency.
-    private func crawl(state: CrawlState, staging: StagingSnapshot, previous: PreviousSnapshot?) async {
+    private func crawl(state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, previous: PreviousSnapshot?) async {
         let workers = max(1, job.jobs)
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<workers {
@@ -172,7 +181,8 @@ public final class Crawler: Sendable {
                         switch await state.nextAction(robotsAgent: self.job.respectRobots ? self.job.userAgent : nil) {
                         case .fetch(let item):
                             sequence += 1
-                            await self.process(item, download: (worker, sequence), state: state, staging: staging, previous: previous)
+                            await self.process(item, download: (worker, sequence), state: state, staging: staging,
+                                               originals: originals, previous: previous)
                             if let progress = self.progress, progress.due() {
                                 progress.update(await state.stats, failed: await state.failureCount)
                             }
@@ -231,7 +241,7 @@ public final class Crawler: Sendable {
 
     private func process(
         _ item: FrontierItem, download: (worker: Int, sequence: Int), state: CrawlState, staging: StagingSnapshot,
-        previous: PreviousSnapshot?, revalidate: Bool = true
+        originals: OriginalsPack, previous: PreviousSnapshot?, revalidate: Bool = true
     ) async {
         // The download goes into the folder its file will most likely end up in: the final
         // move is then a rename within one folder, and file creation spreads over the folders
@@ -278,16 +288,17 @@ public final class Crawler: Sendable {
             switch response.status {
             case 304 where known != nil && result.chain.count == 1:
                 // A 304 has no body, so no file was created (CurlTransfer opens it lazily).
-                if try await !reuse(item, entry: known!, previous: previous!, state: state, staging: staging) {
+                if try await !reuse(item, entry: known!, previous: previous!, state: state, staging: staging, originals: originals) {
                     // The previous snapshot lost that file: fetched again, unconditionally.
-                    await process(item, download: download, state: state, staging: staging, previous: previous, revalidate: false)
+                    await process(item, download: download, state: state, staging: staging, originals: originals,
+                                  previous: previous, revalidate: false)
                 }
             case 200...299:
                 let change: CrawlState.Change = previous?.manifest.entry(forKey: finalURL.string).map {
                     $0.sha256 == response.sha256 ? .unchanged : .changed
                 } ?? .added
                 try await store(item, finalURL: finalURL, response: response, temporaryPath: temporaryPath,
-                                state: state, staging: staging, change: change)
+                                state: state, staging: staging, originals: originals, change: change)
             case 300...399:
                 unlink(temporaryPath)
                 let target = response.redirectLocation ?? "(no Location header)"
@@ -323,7 +334,8 @@ public final class Crawler: Sendable {
     /// the files they link to may have changed). Returns false, with nothing done, when the
     /// previous snapshot no longer has that file.
     private func reuse(
-        _ item: FrontierItem, entry: ManifestEntry, previous: PreviousSnapshot, state: CrawlState, staging: StagingSnapshot
+        _ item: FrontierItem, entry: ManifestEntry, previous: PreviousSnapshot, state: CrawlState, staging: StagingSnapshot,
+        originals: OriginalsPack
     ) async throws -> Bool {
         guard let localPath = entry.localPath else { return false }
         let type = DocumentType(mediaType: entry.contentType.map(HTTPResponse.mediaType(of:)), path: item.url.path)
@@ -334,10 +346,16 @@ public final class Crawler: Sendable {
         case .other: kind = nil
         }
         if kind != nil, let sha = entry.sha256 {
-            let raw = Self.rawPath(sha256: sha)
-            try directories.ensure("_mirror/raw", in: staging.fileSystem)
-            guard try Self.hardLink(previous.fileSystem.absolutePath(raw), staging.fileSystem.absolutePath(raw), path: raw)
-            else { return false }
+            // The original goes into the new pack (copied from the previous one, or linked from a
+            // snapshot that kept originals as files).
+            if let previousPack = previous.originals, try originals.copy(sha, from: previousPack) {
+                // copied
+            } else {
+                let raw = Self.rawPath(sha256: sha)
+                try directories.ensure("_mirror/raw", in: staging.fileSystem)
+                guard try Self.hardLink(previous.fileSystem.absolutePath(raw), staging.fileSystem.absolutePath(raw), path: raw)
+                else { return false }
+            }
         } else {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: staging.fileSystem)
             guard try Self.hardLink(previous.fileSystem.absolutePath(localPath), staging.fileSystem.absolutePath(localPath),
@@ -360,13 +378,13 @@ public final class Crawler: Sendable {
     }
 
     /// Bodies up to this size are received in memory and written once, under their final name
-    /// (or, for documents, their original's): no temporary file, no rename, no second read.
+    /// (or, for documents, into the originals pack): no temporary file, no rename, no second read.
     /// Larger ones stream to a temporary file. 256 transfers hold at most 16 MiB this way.
     static let inMemoryBodyLimit = 64 * 1024
 
     private func store(
         _ item: FrontierItem, finalURL: WebURL, response: HTTPResponse, temporaryPath: String,
-        state: CrawlState, staging: StagingSnapshot, change: CrawlState.Change
+        state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, change: CrawlState.Change
     ) async throws {
         let contentType = response.headers["Content-Type"]
         let localPath = mapper.relativePath(for: finalURL, contentType: contentType)
@@ -408,11 +426,9 @@ public final class Crawler: Sendable {
                 throw StoreError.from(errno: errno, operation: "rename", path: localPath)
             }
         } else if kind != nil {
-            // A document in memory is stored as its original only; the rewrite writes (or links)
-            // its file. The same bytes under the same name are there already on EEXIST.
-            let raw = Self.rawPath(sha256: response.sha256)
-            try directories.ensure("_mirror/raw", in: fileSystem)
-            try Self.writeNewFile(response.body, at: fileSystem.absolutePath(raw), shownAs: raw, existingIsSame: true)
+            // A document in memory is stored as its original only, in the pack; the rewrite
+            // writes its file.
+            try originals.append(response.body, sha256: response.sha256)
         } else {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: fileSystem)
             try Self.writeNewFile(response.body, at: fileSystem.absolutePath(localPath), shownAs: localPath, replacing: true)

@@ -9,6 +9,9 @@ struct PreviousSnapshot: Sendable {
     let id: String
     let fileSystem: SecureFileSystem
     let manifest: Manifest
+    /// The originals of its documents, when it keeps them in a pack (snapshots made before the
+    /// pack keep them as `_mirror/raw/<sha256>` files, which are still read).
+    let originals: OriginalsPack?
 
     /// The current snapshot of a site, or nil when there is none (or it cannot be read:
     /// the run is then a full one).
@@ -17,7 +20,7 @@ struct PreviousSnapshot: Sendable {
               let fileSystem = try? SecureFileSystem(root: path, create: false),
               let manifest = (try? Manifest.loadIfPresent(from: fileSystem, at: "_mirror/manifest.tsv")) ?? nil
         else { return nil }
-        return PreviousSnapshot(id: id, fileSystem: fileSystem, manifest: manifest)
+        return PreviousSnapshot(id: id, fileSystem: fileSystem, manifest: manifest, originals: OriginalsPack.open(in: fileSystem))
     }
 
     /// The previous entry for `url` when it can be revalidated: it was stored with a 2xx and has
