@@ -38,6 +38,26 @@ import Testing
         #expect(copy.count == 1)
     }
 
+    /// Appends are buffered and written in chunks: reads in between (of bytes still buffered,
+    /// or already written) and a reader after the index see every original exactly.
+    @Test func bufferedAppendsReadBackAcrossChunks() throws {
+        let folder = try TemporaryFolder()
+        let fileSystem = try SecureFileSystem(root: folder.path)
+        let pack = try OriginalsPack.create(in: fileSystem)
+        let originals = (0..<700).map { i in Array("\(i):".utf8) + [UInt8](repeating: UInt8(i % 251), count: 300 + (i * 97) % 1500) }
+        for (i, bytes) in originals.enumerated() {
+            try pack.append(bytes, sha256: SHA256Digest.hex(bytes))
+            if i % 50 == 0 { #expect(try pack.read(SHA256Digest.hex(bytes)) == bytes) }             // still buffered
+            if i % 70 == 1 { #expect(try pack.read(SHA256Digest.hex(originals[i / 2])) == originals[i / 2]) }
+        }
+        let total = originals.map(\.count).reduce(0, +)
+        #expect(total > 2 * OriginalsPack.chunkSize)
+        try pack.writeIndex(to: fileSystem)
+        #expect(try FileManager.default.attributesOfItem(atPath: fileSystem.absolutePath(OriginalsPack.packPath))[.size] as? Int == total)
+        let reader = try #require(OriginalsPack.open(in: fileSystem))
+        for bytes in originals { #expect(try reader.read(SHA256Digest.hex(bytes)) == bytes) }
+    }
+
     /// A missing or damaged index makes the pack unusable rather than trusted: the refresh
     /// then fetches those documents again.
     @Test func aDamagedIndexOrPackIsRefused() throws {

@@ -28,6 +28,10 @@ public final class OriginalsPack: @unchecked Sendable {
     private let lock = NSLock()
     private var end: Int64
     private var entries: [String: (offset: Int64, length: Int)]
+    /// Appended bytes not written yet: the pack is written in large chunks (whole blocks, a
+    /// few system calls), not once per document.
+    private var pending: [UInt8] = []
+    static let chunkSize = 256 * 1024
 
     private init(descriptor: Int32, path: String, end: Int64, entries: [String: (offset: Int64, length: Int)]) {
         self.descriptor = descriptor
@@ -117,6 +121,9 @@ public final class OriginalsPack: @unchecked Sendable {
     public func read(_ sha256: String) throws(StoreError) -> [UInt8]? {
         lock.lock()
         let entry = entries[sha256]
+        if let entry, entry.offset + Int64(entry.length) > end - Int64(pending.count) {
+            do { try flushLocked() } catch { lock.unlock(); throw error }
+        }
         lock.unlock()
         guard let entry else { return nil }
         var bytes = [UInt8](repeating: 0, count: entry.length)
@@ -138,6 +145,7 @@ public final class OriginalsPack: @unchecked Sendable {
     /// Writes the index next to the pack (staging snapshot only; synced with the snapshot).
     public func writeIndex(to fileSystem: SecureFileSystem) throws(StoreError) {
         lock.lock()
+        do { try flushLocked() } catch { lock.unlock(); throw error }
         var text: [UInt8] = Array((Self.header + "\n").utf8)
         text.reserveCapacity(text.count + entries.count * 90)
         for (sha, entry) in entries.sorted(by: { $0.value.offset < $1.value.offset }) {
@@ -154,11 +162,21 @@ public final class OriginalsPack: @unchecked Sendable {
 
     /// Called with `lock` held.
     private func writeLocked(_ bytes: [UInt8], sha256: String) throws(StoreError) {
-        let offset = end
+        entries[sha256] = (end, bytes.count)
+        end += Int64(bytes.count)
+        if pending.isEmpty { pending.reserveCapacity(Self.chunkSize + 64 * 1024) }
+        pending += bytes
+        if pending.count >= Self.chunkSize { try flushLocked() }
+    }
+
+    /// Writes the pending bytes at their place in the file. Called with `lock` held.
+    private func flushLocked() throws(StoreError) {
+        guard !pending.isEmpty else { return }
+        let offset = end - Int64(pending.count)
         var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes {
-                pwrite(descriptor, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+        while done < pending.count {
+            let n = pending.withUnsafeBytes {
+                pwrite(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done))
             }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -166,8 +184,7 @@ public final class OriginalsPack: @unchecked Sendable {
             }
             done += n
         }
-        end += Int64(bytes.count)
-        entries[sha256] = (offset, bytes.count)
+        pending.removeAll(keepingCapacity: true)
     }
 }
 
