@@ -384,6 +384,64 @@ kill_rounds() {
     echo "$kills refreshes SIGKILLed at random points (0–$(python3 -c "print(round(1.2 * $duration, 2))") s, each after changing ${pct} % of the HTML files): $damaged damaged served snapshots; $published of the runs had published before the kill; a normal run afterwards: $([ -z "$problems" ] && echo complete || echo "DAMAGED: $problems")"
 }
 
+# curl_baseline RUN: the curl baseline of one run, right after the tools' runs of that round (the
+# same minute of this noisy machine): fetch every URL once to learn its ETag (not timed; again
+# each round, since --change alters pages), then time the conditional GETs.
+curl_baseline() {
+    # The URLs are the ones mtls-mirror revalidates (its manifest's 200 entries and robots.txt),
+    # so both do the same requests; without an mtls-mirror run, the generator's list.
+    # `next` resets per-transfer options, so each group repeats the TLS files and the write-out.
+    manifest=$(compgen -G "$work/out/mtls-mirror-*/bench/current/_mirror/manifest.tsv" | head -n 1 || true)
+    python3 - "$work/www/_expected.json" "$origin" "$pki" "$work/curl-fetch.cfg" "$manifest" <<'PY'
+import json, sys
+expected, origin, pki, path, manifest = sys.argv[1:6]
+base = origin.rstrip("/")
+urls = []
+if manifest:
+    for line in open(manifest, encoding="utf-8"):
+        fields = line.rstrip("\n").split("\t")
+        if len(fields) > 2 and fields[2] == "200" and fields[0].startswith(base + "/"):
+            urls.append(fields[0])
+    urls.append(base + "/robots.txt")
+else:
+    urls = [base + p for p in json.load(open(expected))["paths"]]
+with open(path, "w") as out:
+    groups = ['url = "%s"\ngloboff\noutput = "/dev/null"\nwrite-out = "%%{url_effective}\\t%%{http_code}\\t%%header{etag}\\n"\n'
+              'cacert = "%s/server-root.pem"\ncert = "%s/client-chain.pem"\nkey = "%s/client.key"\n'
+              % (u, pki, pki, pki) for u in urls]
+    out.write("next\n".join(groups))
+PY
+    curl -s --no-progress-meter --parallel --parallel-max "$parallel_max" -K "$work/curl-fetch.cfg" \
+        >"$work/etags.tsv" 2>"$work/logs/curl-fetch.err" || true
+    revalidate_count=$(python3 - "$work/etags.tsv" "$pki" "$work/curl-revalidate.cfg" <<'PY'
+import sys
+tsv, pki, path = sys.argv[1:4]
+groups = []
+for line in open(tsv):
+    url, _, rest = line.rstrip("\n").partition("\t")
+    status, _, etag = rest.partition("\t")
+    if not url:
+        continue
+    group = 'url = "%s"\ngloboff\noutput = "/dev/null"\n' % url
+    if etag:
+        group += "header = \"If-None-Match: %s\"\n" % etag.replace("\\", "\\\\").replace('"', '\\"')
+    group += 'cacert = "%s/server-root.pem"\ncert = "%s/client-chain.pem"\nkey = "%s/client.key"\n' % (pki, pki, pki)
+    groups.append(group)
+with open(path, "w") as out:
+    out.write("next\n".join(groups))
+print(len(groups))
+PY
+)
+    log "curl baseline: $revalidate_count URLs with $(grep -c $'\t200\t.' "$work/etags.tsv" || true) ETags"
+    # The reference is HTTP/1.1 with up to N connections: curl 7.88's HTTP/2 --parallel stalls for
+    # whole seconds now and then (runs of the same command take 0.05 s or 1.05 s or 2.05 s), so it
+    # is shown too, but not used for the ratios.
+    timed curl "$1" refresh curl -s --no-progress-meter --parallel --parallel-max "$parallel_max" \
+        --http1.1 -K "$work/curl-revalidate.cfg"
+    timed curl-h2 "$1" refresh curl -s --no-progress-meter --parallel --parallel-max "$parallel_max" \
+        --http2 -K "$work/curl-revalidate.cfg"
+}
+
 runs_tsv=$work/runs.tsv
 : >"$runs_tsv"
 # timed LABEL RUN PHASE COMMAND...: runs COMMAND under GNU time and timeout, appends a line to runs.tsv:
@@ -484,65 +542,11 @@ else
                 echo "$(report_bytes "$out")" >"$work/mtls-mirror.refresh-bytes.$run"
             fi
         done
+        curl_baseline "$run"
     done
     if [ "$kills" -gt 0 ] && [ "$mtls_ready" = 1 ]; then
         kill_rounds "$work/out/mtls-mirror-1" >"$work/mtls-mirror.kills"
     fi
-    # The curl baseline: fetch every URL once to learn its ETag, then time conditional GETs.
-    # The URLs are the ones mtls-mirror revalidates (its manifest's 200 entries and robots.txt),
-    # so both do the same requests; without an mtls-mirror run, the generator's list.
-    # `next` resets per-transfer options, so each group repeats the TLS files and the write-out.
-    manifest=$(compgen -G "$work/out/mtls-mirror-*/bench/current/_mirror/manifest.tsv" | head -n 1 || true)
-    python3 - "$work/www/_expected.json" "$origin" "$pki" "$work/curl-fetch.cfg" "$manifest" <<'PY'
-import json, sys
-expected, origin, pki, path, manifest = sys.argv[1:6]
-base = origin.rstrip("/")
-urls = []
-if manifest:
-    for line in open(manifest, encoding="utf-8"):
-        fields = line.rstrip("\n").split("\t")
-        if len(fields) > 2 and fields[2] == "200" and fields[0].startswith(base + "/"):
-            urls.append(fields[0])
-    urls.append(base + "/robots.txt")
-else:
-    urls = [base + p for p in json.load(open(expected))["paths"]]
-with open(path, "w") as out:
-    groups = ['url = "%s"\ngloboff\noutput = "/dev/null"\nwrite-out = "%%{url_effective}\\t%%{http_code}\\t%%header{etag}\\n"\n'
-              'cacert = "%s/server-root.pem"\ncert = "%s/client-chain.pem"\nkey = "%s/client.key"\n'
-              % (u, pki, pki, pki) for u in urls]
-    out.write("next\n".join(groups))
-PY
-    curl -s --no-progress-meter --parallel --parallel-max "$parallel_max" -K "$work/curl-fetch.cfg" \
-        >"$work/etags.tsv" 2>"$work/logs/curl-fetch.err" || true
-    revalidate_count=$(python3 - "$work/etags.tsv" "$pki" "$work/curl-revalidate.cfg" <<'PY'
-import sys
-tsv, pki, path = sys.argv[1:4]
-groups = []
-for line in open(tsv):
-    url, _, rest = line.rstrip("\n").partition("\t")
-    status, _, etag = rest.partition("\t")
-    if not url:
-        continue
-    group = 'url = "%s"\ngloboff\noutput = "/dev/null"\n' % url
-    if etag:
-        group += "header = \"If-None-Match: %s\"\n" % etag.replace("\\", "\\\\").replace('"', '\\"')
-    group += 'cacert = "%s/server-root.pem"\ncert = "%s/client-chain.pem"\nkey = "%s/client.key"\n' % (pki, pki, pki)
-    groups.append(group)
-with open(path, "w") as out:
-    out.write("next\n".join(groups))
-print(len(groups))
-PY
-)
-    log "curl baseline: $revalidate_count URLs with $(grep -c $'\t200\t.' "$work/etags.tsv" || true) ETags"
-    # The reference is HTTP/1.1 with up to N connections: curl 7.88's HTTP/2 --parallel stalls for
-    # whole seconds now and then (runs of the same command take 0.05 s or 1.05 s or 2.05 s), so it
-    # is shown too, but not used for the ratios.
-    for run in $(seq "$runs"); do
-        timed curl "$run" refresh curl -s --no-progress-meter --parallel --parallel-max "$parallel_max" \
-            --http1.1 -K "$work/curl-revalidate.cfg"
-        timed curl-h2 "$run" refresh curl -s --no-progress-meter --parallel --parallel-max "$parallel_max" \
-            --http2 -K "$work/curl-revalidate.cfg"
-    done
 fi
 
 # MARK: the tables
