@@ -194,6 +194,11 @@ final class CurlTransfer: @unchecked Sendable {
             }
         }
         hasher.update(chunk)
+        if statusCode >= 400, request.destination.filePath != nil {
+            // An error page is kept in memory (its first 64 KiB), never written to the file.
+            if body.count < 64 * 1024 { body.append(contentsOf: chunk.prefix(64 * 1024 - body.count)) }
+            return true
+        }
         switch request.destination {
         case .discard:
             return true
@@ -201,16 +206,8 @@ final class CurlTransfer: @unchecked Sendable {
             body.append(contentsOf: chunk)
             return true
         case .file(let path):
-            if statusCode >= 400 {
-                if body.count < 64 * 1024 { body.append(contentsOf: chunk.prefix(64 * 1024 - body.count)) }
-                return true
-            }
             return writeToFile(chunk, path: path)
         case .memoryUpTo(let limit, let path):
-            if statusCode >= 400 {
-                if body.count < 64 * 1024 { body.append(contentsOf: chunk.prefix(64 * 1024 - body.count)) }
-                return true
-            }
             if !fileOpened {
                 if bodyBytes <= Int64(limit) {
                     if body.isEmpty, let length = contentLength, length <= limit { body.reserveCapacity(length) }

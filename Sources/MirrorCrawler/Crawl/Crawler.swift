@@ -348,9 +348,8 @@ public final class Crawler: Sendable {
         if kind != nil, let sha = entry.sha256 {
             // The original goes into the new pack (copied from the previous one, or linked from a
             // snapshot that kept originals as files).
-            if let previousPack = previous.originals, try originals.copy(sha, from: previousPack) {
-                // copied
-            } else {
+            let copied = try previous.originals.map { try originals.copy(sha, from: $0) } ?? false
+            if !copied {
                 let raw = Self.rawPath(sha256: sha)
                 try directories.ensure("_mirror/raw", in: staging.fileSystem)
                 guard try Self.hardLink(previous.fileSystem.absolutePath(raw), staging.fileSystem.absolutePath(raw), path: raw)
