@@ -59,26 +59,21 @@ extension Manifest {
     }
 
     static func appendEscaped(_ value: String, to out: inout [UInt8]) {
-        // The common case (nothing to escape) scans contiguous bytes and copies them at once.
-        let plain: Bool? = value.utf8.withContiguousStorageIfAvailable { bytes in
-            for byte in bytes where byte == 0x5C || byte <= 0x0D && (byte == 0x09 || byte == 0x0A || byte == 0x0D) {
-                return false
+        // Over contiguous bytes: the common case (nothing to escape) is one scan and one copy.
+        var value = value
+        value.withUTF8 { bytes in
+            guard bytes.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
+                out.append(contentsOf: bytes)
+                return
             }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if plain == true { return }
-        if plain == nil, !value.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
-            out.append(contentsOf: value.utf8)
-            return
-        }
-        for byte in value.utf8 {
-            switch byte {
-            case 0x5C: out += [0x5C, 0x5C]
-            case 0x09: out += [0x5C, UInt8(ascii: "t")]
-            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-            default: out.append(byte)
+            for byte in bytes {
+                switch byte {
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x09: out += [0x5C, UInt8(ascii: "t")]
+                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+                case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+                default: out.append(byte)
+                }
             }
         }
     }

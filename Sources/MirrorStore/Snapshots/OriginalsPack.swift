@@ -24,7 +24,6 @@ public final class OriginalsPack: @unchecked Sendable {
     static let header = "mtls-mirror-originals\t1"
 
     private let descriptor: Int32
-    private let path: String
     private let lock = NSLock()
     private var end: Int64
     private var entries: [String: (offset: Int64, length: Int)]
@@ -33,9 +32,8 @@ public final class OriginalsPack: @unchecked Sendable {
     private var pending: [UInt8] = []
     static let chunkSize = 256 * 1024
 
-    private init(descriptor: Int32, path: String, end: Int64, entries: [String: (offset: Int64, length: Int)]) {
+    private init(descriptor: Int32, end: Int64, entries: [String: (offset: Int64, length: Int)]) {
         self.descriptor = descriptor
-        self.path = path
         self.end = end
         self.entries = entries
     }
@@ -49,7 +47,7 @@ public final class OriginalsPack: @unchecked Sendable {
         let path = fileSystem.absolutePath(packPath)
         let descriptor = openFile(path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StoreError.from(errno: errno, operation: "open", path: packPath) }
-        return OriginalsPack(descriptor: descriptor, path: path, end: 0, entries: [:])
+        return OriginalsPack(descriptor: descriptor, end: 0, entries: [:])
     }
 
     /// Opens the pack of a published snapshot for reading, or nil when it has none, or when its
@@ -64,7 +62,7 @@ public final class OriginalsPack: @unchecked Sendable {
             close(descriptor)
             return nil
         }
-        return OriginalsPack(descriptor: descriptor, path: path, end: Int64(info.st_size), entries: entries)
+        return OriginalsPack(descriptor: descriptor, end: Int64(info.st_size), entries: entries)
     }
 
     /// The entries of an index, or nil when any line is malformed or points outside the pack.
