@@ -142,6 +142,12 @@ extension WebURL {
     /// - Throws: ``ParseError/emptyHost``, ``ParseError/invalidHost(_:)``.
     static func normalizeHost(_ bytes: ArraySlice<UInt8>) throws(ParseError) -> String {
         guard !bytes.isEmpty else { throw .emptyHost }
+        // Most hosts are lower-case ASCII names or addresses already: checked in one pass,
+        // copied once.
+        if bytes.allSatisfy({ !ASCII.isForbiddenInHost($0) && $0 < 0x80 && !(0x41...0x5A).contains($0) }),
+           !bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         let shown = String(decoding: bytes, as: UTF8.self)
         if bytes.first == UInt8(ascii: "[") {
             let inner = bytes.dropFirst().dropLast().map(ASCII.lowercased)

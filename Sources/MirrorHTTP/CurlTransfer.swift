@@ -159,6 +159,7 @@ final class CurlTransfer: @unchecked Sendable {
             }
             // A new response (after 1xx, or a proxy CONNECT): start over.
             headers = HTTPHeaders()
+            headers.reserveCapacity(16)  // nginx sends 8 to 10
             let parts = text.split(separator: " ", maxSplits: 2)
             statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             return

@@ -72,7 +72,7 @@ extension HTTPClient {
         _ request: HTTPRequest, security: SecurityPolicy, retries: RetryPolicy,
         sleep: @Sendable (TimeInterval) async -> Void
     ) async throws(HTTPError) -> (HTTPResponse, Int) {
-        let target = try RequestTarget(request.url)
+        let target = try RequestTarget(request.url, parsed: request.parsedURL)
         let profile = target.isHTTPS ? try security.profile(host: target.host, port: target.port, url: request.url) : nil
         var attempt = 0
         while true {

@@ -28,7 +28,9 @@ public final class HTTPClient: Sendable {
 
     private final class LockedState: @unchecked Sendable {
         let lock = NSLock()
-        var engines: [String: CurlMultiEngine] = [:]
+        /// By profile object (nil: plain http): each profile gets its own pools, even when
+        /// its parts equal another's. The engine keeps its profile alive, so the key stays unique.
+        var engines: [ObjectIdentifier?: CurlMultiEngine] = [:]
         var nextID: UInt64 = 1
         var closed = false
     }
@@ -91,7 +93,7 @@ public final class HTTPClient: Sendable {
     }
 
     private func engine(for profile: TLSProfile?) throws(HTTPError) -> CurlMultiEngine {
-        let key = profile?.id ?? "plain"
+        let key = profile.map(ObjectIdentifier.init)
         state.lock.lock()
         defer { state.lock.unlock() }
         if state.closed { throw .cancelled(url: "") }
@@ -113,10 +115,11 @@ struct RequestTarget {
 
     /// Parses with ``WebURL``, the parser the crawler's scope checks use, so that the host
     /// the identity scope is checked against is the host the crawler decided on.
-    init(_ url: String) throws(HTTPError) {
+    /// - Parameter known: `url` parsed already, used when its text is `url`.
+    init(_ url: String, parsed known: WebURL? = nil) throws(HTTPError) {
         let parsed: WebURL
         do {
-            parsed = try WebURL.parse(url)
+            if let known, known.string == url { parsed = known } else { parsed = try WebURL.parse(url) }
         } catch .unsupportedScheme(let scheme) {
             throw .invalidURL(url, reason: "unsupported scheme \"\(scheme)\"")
         } catch .emptyHost {

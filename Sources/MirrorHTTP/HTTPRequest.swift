@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 
 /// One HTTP request, as the engine sends it: a GET (or HEAD) with headers and limits.
 ///
@@ -49,6 +50,9 @@ public struct HTTPRequest: Sendable {
     }
 
     public var url: String
+    /// `url` already parsed by the caller (the crawler has every URL as a ``WebURL``), to
+    /// spare a second parse. Used only while its text is `url` (a redirect changes `url`).
+    public var parsedURL: WebURL?
     public var method: Method
     /// Extra request headers, sent in order. `Host`, `Accept-Encoding` and the conditional
     /// headers are managed by the engine.

@@ -9,6 +9,9 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     public mutating func append(name: String, value: String) { fields.append((name, value)) }
 
+    /// Makes room for `count` fields (one allocation instead of one per doubling).
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     /// The first value of `name`, compared case-insensitively.
     public subscript(_ name: String) -> String? {
         fields.first { Self.sameName($0.name, name) }?.value

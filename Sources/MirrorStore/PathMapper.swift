@@ -74,6 +74,11 @@ public struct PathMapper: Sendable {
     ///   - url: the normalised URL that was fetched.
     ///   - contentType: the response's `Content-Type` header, `nil` when not known.
     public func relativePath(for url: WebURL, contentType: String?) -> String {
+        directPath(for: url, contentType: contentType) ?? generalPath(for: url, contentType: contentType)
+    }
+
+    /// ``relativePath(for:contentType:)`` by the full scheme, name by name.
+    func generalPath(for url: WebURL, contentType: String?) -> String {
         let (prefix, directories, last) = folderComponents(for: url)
         let file = fileName(lastSegment: last, query: url.query, contentType: contentType)
         let components = prefix + fold(directories, prefix: prefix, file: file) + [file]
@@ -83,17 +88,6 @@ public struct PathMapper: Sendable {
             return "^x" + PathMapper.hashHex(Array(url.withoutFragment.string.utf8), digits: 32) + ".bin"
         }
         return path
-    }
-
-    /// The folder that ``relativePath(for:contentType:)`` puts a URL's file in ("" for the site
-    /// folder itself), computed without the file name: a guess, made before the content type
-    /// is known, at where a download will end up. It can differ from the final folder only
-    /// when an over-long path is folded.
-    /// - Parameter url: the URL to map.
-    public func folder(for url: WebURL) -> String {
-        let (prefix, directories, _) = folderComponents(for: url)
-        let folder = (prefix + fold(directories, prefix: prefix, file: "")).joined(separator: "/")
-        return folder.isEmpty || PathMapper.isSafeRelativePath(folder) ? folder : ""
     }
 
     /// The parts of a URL's local path before folding: the `_hosts/…` prefix (empty for the

@@ -174,6 +174,40 @@ import Testing
         }
     }
 
+    /// The one-buffer way for plain paths against the general way, over generated URLs with
+    /// every feature that sends a name the general way (case, dots, escapes, reserved and
+    /// device names, empty, long and deep segments, queries, other hosts).
+    @Test func directPathsMatchTheGeneralScheme() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "docs", "s01", "t-2", "x_y", "_hosts", "_mirror", "_x", "con", "Aux", "com1", "lpt9x", "a.b",
+                      "a.css", "index.html", "page", "P", "%41", "%C3%A9", "caf%C3%A9", "a^b", "a@b", "a:b", "trail.",
+                      "", String(repeating: "l", count: 199), String(repeating: "m", count: 230), "~u", "a+b,c;d=e"]
+        let origins = ["https://site.example", "https://site.example:8443", "http://site.example", "https://cdn.example"]
+        let types: [String?] = [nil, "text/html", "text/css", "image/png", "application/octet-stream"]
+        var direct = 0
+        for _ in 0..<20_000 {
+            let depth = Int.random(in: 0...(Int.random(in: 0...9, using: &generator) == 0 ? 40 : 5), using: &generator)
+            var path = (0..<depth).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: "/")
+            if Bool.random(using: &generator) { path += "/" }
+            var text = origins.randomElement(using: &generator)! + "/" + path
+            if Int.random(in: 0...4, using: &generator) == 0 { text += "?q=" + pieces.randomElement(using: &generator)! }
+            guard let url = WebURL(text) else { continue }
+            let type = types.randomElement(using: &generator)!
+            let general = Self.mapper.generalPath(for: url, contentType: type)
+            if let fast = Self.mapper.directPath(for: url, contentType: type) {
+                direct += 1
+                #expect(fast == general, "\(text) \(type ?? "nil")")
+            }
+            #expect(Self.mapper.relativePath(for: url, contentType: type) == general)
+        }
+        // Both ways were taken often.
+        #expect(direct > 500)
+        #expect(direct < 18_000)
+        #expect(Self.mapper.directPath(for: try #require(WebURL("https://site.example/docs/s01/p1.html")), contentType: "text/html")
+            == "docs/s01/p1.html")
+        #expect(Self.mapper.directPath(for: try #require(WebURL("https://site.example/Docs/p1.html")), contentType: "text/html") == nil)
+    }
+
     @Test func relativeLinksResolveBackToTheTargetFile() throws {
         let root = try #require(WebURL("http://local.test/"))
         let pairs = [("a/b/c.html", "x y/é#?.html"), ("index.html", "_hosts/cdn@http-80/a%20b.css")]
@@ -200,24 +234,7 @@ import Testing
     }
 }
 
-@Suite struct PathMapperFolderTests {
-    static let mapper = PathMapper(primaryOrigin: WebURL("https://site.example/")!)
-
-    @Test("folder(for:) is the folder of the file's path", arguments: [
-        "https://site.example/", "https://site.example/a", "https://site.example/a/b/c.html",
-        "https://site.example/a//b/", "https://site.example/docs/guide/?tab=1", "https://site.example/%2e%2e/x",
-        "https://site.example/CON/aux.txt", "https://site.example/a%20b/c d/e",
-        "https://cdn.example.net/lib/x.js", "http://site.example:8080/p/q", "https://[::1]:444/z/",
-        "https://site.example/" + String(repeating: "deep/", count: 40) + "file.html",
-        "https://site.example/" + String(repeating: "x", count: 300) + "/" + String(repeating: "y", count: 300) + "/z",
-    ])
-    func folderMatchesThePath(_ text: String) throws {
-        let url = try #require(WebURL(text))
-        let path = Self.mapper.relativePath(for: url, contentType: nil)
-        let parent = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? ""
-        #expect(Self.mapper.folder(for: url) == parent)
-    }
-
+@Suite struct PathMapperRelativePathSafetyTests {
     @Test("isSafeRelativePath, component by component", arguments: [
         ("a/b/c.html", true), ("...", true), (".a/..b/c..", true), ("a", true), ("a/b.", true),
         ("", false), ("/a", false), ("a/", false), ("a//b", false), (".", false), ("..", false),

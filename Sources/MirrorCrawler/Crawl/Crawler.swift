@@ -243,13 +243,10 @@ public final class Crawler: Sendable {
         _ item: FrontierItem, download: (worker: Int, sequence: Int), state: CrawlState, staging: StagingSnapshot,
         originals: OriginalsPack, previous: PreviousSnapshot?, revalidate: Bool = true
     ) async {
-        // The download goes into the folder its file will most likely end up in: the final
-        // move is then a rename within one folder, and file creation spreads over the folders
-        // (ext4 allocates inodes near their folder) instead of piling into one.
+        // Only a body too large for memory goes to this file (created when the body outgrows
+        // the limit), then is renamed to its final name.
         let known = revalidate ? previous?.revalidatable(item.url) : nil
-        let predicted = known.flatMap { $0.localPath.map(CreatedDirectories.parent(of:)) } ?? mapper.folder(for: item.url)
-        let folder = (try? directories.ensure(predicted, in: staging.fileSystem)) != nil ? predicted : "_mirror/tmp"
-        let temporary = CrawlState.temporaryName(in: folder, worker: download.worker, sequence: download.sequence)
+        let temporary = CrawlState.temporaryName(in: "_mirror/tmp", worker: download.worker, sequence: download.sequence)
         let temporaryPath = staging.fileSystem.absolutePath(temporary)
         var request = HTTPRequest(
             url: item.url.string, headers: job.headers,
@@ -257,6 +254,7 @@ public final class Crawler: Sendable {
             maxBodyBytes: job.limits.maxFileSize, maxDecompressionRatio: job.limits.maxDecompressionRatio,
             timeouts: job.limits.timeouts, userAgent: job.userAgent)
         request.syncFile = false  // the snapshot is synced once before it is published
+        request.parsedURL = item.url
         if let known {
             request.ifNoneMatch = known.etag
             request.ifModifiedSince = known.lastModified
@@ -276,7 +274,8 @@ public final class Crawler: Sendable {
                     }
                 })
             let response = result.response
-            let finalURL = WebURL(result.finalURL)?.withoutFragment ?? item.url
+            // Without a redirect the final URL is the request's (not parsed again).
+            let finalURL = result.finalURL == item.url.string ? item.url : WebURL(result.finalURL)?.withoutFragment ?? item.url
             if finalURL != item.url, (200...299).contains(response.status) {
                 let fresh = await state.redirected(item, to: finalURL, status: 301)
                 if !fresh {
@@ -444,6 +443,7 @@ public final class Crawler: Sendable {
     ) -> [DiscoveredLink] {
         var links: [DiscoveredLink] = []
         links.reserveCapacity(references.count)
+        draft?.reserve(references.count)
         let folder = cache.map { _ in ResolutionCache.folderKey(of: base) }
         for reference in references {
             if reference.kind == .base {

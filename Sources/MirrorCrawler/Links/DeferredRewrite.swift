@@ -49,6 +49,12 @@ struct DeferredRewrite: Sendable {
             self.length = length
         }
 
+        /// Makes room for `count` references.
+        mutating func reserve(_ count: Int) {
+            sites.reserveCapacity(count)
+            targets.reserveCapacity(count)
+        }
+
         /// Notes a `<base href>` attribute to remove.
         mutating func delete(_ span: Range<Int>) { deletions.append(span) }
 

@@ -12,16 +12,22 @@ import MirrorCore
 /// each. When the newer one is full it becomes the older one (the older is dropped); an entry
 /// found in the older generation moves back to the newer, so references in use stay.
 final class ResolutionCache: @unchecked Sendable {
+    /// A value as resolved in a folder (two strings, not one made by joining them: no copy).
+    private struct Key: Hashable {
+        let folder: String
+        let value: String
+    }
+
     private let lock = NSLock()
-    private var targets: [String: LinkTarget?] = [:]
-    private var older: [String: LinkTarget?] = [:]
+    private var targets: [Key: LinkTarget?] = [:]
+    private var older: [Key: LinkTarget?] = [:]
     let capacity: Int
 
     init(capacity: Int = 2_048) {
         self.capacity = capacity
     }
 
-    /// The key prefix for references resolved against `base`: its text up to the last `/` of
+    /// The folder part of the key of references resolved against `base`: its text up to the last `/` of
     /// its path (query and fragment left out). Only values that start with neither `?` nor `#`
     /// depend on nothing else of the base (RFC 3986 §5.2.2).
     static func folderKey(of base: WebURL) -> String {
@@ -29,7 +35,7 @@ final class ResolutionCache: @unchecked Sendable {
         var end = text.endIndex
         if let stop = text.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { end = stop }
         if let slash = text[..<end].lastIndex(of: UInt8(ascii: "/")) { end = text.index(after: slash) }
-        return String(base.string[..<end]) + "\u{1}"
+        return String(base.string[..<end])
     }
 
     /// The target of `value` resolved against `base` (whose ``folderKey(of:)`` is `folder`),
@@ -38,7 +44,7 @@ final class ResolutionCache: @unchecked Sendable {
         guard let first = value.utf8.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
               !HTMLSpace.isSpace(first), value.utf8.count <= 256
         else { return LinkPlanner.target(of: value, baseURL: base) }
-        let key = folder + value
+        let key = Key(folder: folder, value: value)
         lock.lock()
         if let known = targets[key] {
             lock.unlock()
@@ -59,7 +65,7 @@ final class ResolutionCache: @unchecked Sendable {
 
     /// Adds to the newer generation, turning it into the older one first when it is full.
     /// Called with `lock` held.
-    private func insert(_ target: LinkTarget?, for key: String) {
+    private func insert(_ target: LinkTarget?, for key: Key) {
         if targets.count >= capacity {
             older = targets
             targets = [:]

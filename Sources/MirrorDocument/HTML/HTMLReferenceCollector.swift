@@ -17,6 +17,8 @@ final class HTMLReferenceCollector {
     /// Tags inside raw-text elements (`<textarea>`, `<title>`, …), which libxml2 parses as
     /// markup but browsers show as text, end before this offset and are ignored.
     private var rawTextEnd = 0
+    /// The attribute buffer the tag lexer fills, reused from tag to tag.
+    private var attributeStorage: [HTMLTagLexer.Attribute] = []
 
     /// Elements whose content browsers read as text (WHATWG RCDATA/RAWTEXT) but libxml2 2.9
     /// parses as markup. `<noscript>` is not among them: we read it as with scripting off.
@@ -91,7 +93,8 @@ final class HTMLReferenceCollector {
             if after < proxy.count, !(HTMLTagLexer.isSpace(proxy[after]) || proxy[after] == 0x2F || proxy[after] == 0x3E) {
                 continue
             }
-            guard let tag = HTMLTagLexer.lex(proxy, at: p), endsAt(tag.end, libxmlEnd: end) else { continue }
+            guard let tag = HTMLTagLexer.lex(proxy, at: p, reusing: &attributeStorage), endsAt(tag.end, libxmlEnd: end)
+            else { continue }
             if Self.isSubsequence(attributes, of: tag.attributes) { return tag }
             if fallback == nil { fallback = tag }
         }

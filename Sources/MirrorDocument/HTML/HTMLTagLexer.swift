@@ -55,6 +55,13 @@ struct HTMLTagLexer {
     ///   - start: Index of the `<`.
     /// - Returns: The tag, or nil when `start` is not `<` followed by an ASCII letter.
     static func lex(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Tag? {
+        var storage: [Attribute] = []
+        return lex(bytes, at: start, reusing: &storage)
+    }
+
+    /// ``lex(_:at:)`` with the attributes gathered in `storage`, whose buffer the tag shares:
+    /// once that tag is dropped, the next call reuses the buffer instead of allocating one.
+    static func lex(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, reusing storage: inout [Attribute]) -> Tag? {
         let n = bytes.count
         guard start + 1 < n, bytes[start] == 0x3C else { return nil }
         let first = bytes[start + 1] | 0x20
@@ -62,13 +69,13 @@ struct HTMLTagLexer {
         var i = start + 1
         while i < n, !isSpace(bytes[i]), bytes[i] != 0x2F, bytes[i] != 0x3E { i += 1 }
         let name = lowercasedName(bytes, (start + 1)..<i)
-        var attributes: [Attribute] = []
-        attributes.reserveCapacity(8)  // one allocation for nearly every tag
+        storage.removeAll(keepingCapacity: true)
+        if storage.capacity < 8 { storage.reserveCapacity(8) }  // enough for nearly every tag
         while true {
             let attributeStart = i
             while i < n, isSpace(bytes[i]) || bytes[i] == 0x2F { i += 1 }
-            guard i < n else { return Tag(name: name, attributes: attributes, end: n) }
-            if bytes[i] == 0x3E { return Tag(name: name, attributes: attributes, end: i) }
+            guard i < n else { return Tag(name: name, attributes: storage, end: n) }
+            if bytes[i] == 0x3E { return Tag(name: name, attributes: storage, end: i) }
             // Attribute name: the first character may be '='.
             let nameStart = i
             i += 1
@@ -101,8 +108,8 @@ struct HTMLTagLexer {
                 i = nameRange.upperBound
             }
             let lowered = lowercasedName(bytes, nameRange)
-            if !attributes.contains(where: { $0.name == lowered }) {
-                attributes.append(Attribute(
+            if !storage.contains(where: { $0.name == lowered }) {
+                storage.append(Attribute(
                     name: lowered, valueSpan: valueSpan, quote: quote, fullSpan: attributeStart..<end))
             }
         }
