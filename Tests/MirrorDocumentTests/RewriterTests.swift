@@ -84,5 +84,71 @@ import Testing
         #expect(String(decoding: out, as: UTF8.self)
             == #"@import "local/a.css"; /* keep */ p { background: url( local/b.png ) } @font-face { src: url(local/f.eot?#iefix) }"#)
     }
-}
 
+    /// `append` takes a shortcut for plain ASCII URLs: it must write what `encode` writes, in
+    /// every syntax and charset, for URLs with and without the characters that need escaping.
+    @Test func appendWritesWhatEncodeWrites() {
+        let quotes: [Reference.Quote] = [.none, .single, .double]
+        var syntaxes: [Reference.Syntax] = []
+        for q in quotes {
+            syntaxes.append(.htmlAttribute(quote: q))
+            syntaxes.append(.srcsetCandidate(attributeQuote: q))
+            syntaxes.append(.css(quote: q, attributeQuote: nil))
+            for inner in quotes {
+                syntaxes.append(.metaRefresh(attributeQuote: q, urlQuote: inner))
+                syntaxes.append(.css(quote: q, attributeQuote: inner))
+            }
+        }
+        let charsets: [Charset] = [.utf8, .windows1252, .utf16LE]
+        let pieces = ["a", "../", "x/y.html", "%20", "#f", "?q=1", ",", " ", "\t", "'", "\"", "&", "<", ">", "=", "`", "\\",
+                      "(", ")", "é", "~", "!$*+;@:", "\u{7F}", "\n"]
+        let escaped = Array(#"'"&<>=`\()"#.utf8)
+        var generator = SystemRandomNumberGenerator()
+        var plain = 0
+        for _ in 0..<5_000 {
+            let url = (0..<Int.random(in: 0...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            if !url.isEmpty, url.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !escaped.contains($0) }) { plain += 1 }
+            for syntax in syntaxes {
+                for charset in charsets {
+                    var appended: [UInt8] = [0x2A]
+                    URLEncoder.append(url, for: syntax, charset: charset, to: &appended)
+                    #expect(appended == [0x2A] + URLEncoder.encode(url, for: syntax, charset: charset), "\(url) \(syntax) \(charset)")
+                }
+            }
+        }
+        #expect(plain > 200, "the shortcut was exercised")
+    }
+
+    /// The site plan (one buffer for every new URL) orders replacements, `<base href>` and
+    /// `integrity` deletions exactly as the reference-based plan does, whatever the order the
+    /// sites come in.
+    @Test func siteRewriteMatchesTheReferenceRewrite() throws {
+        let html = Array("""
+            <html><head><base href="/b/"><link rel=stylesheet href="s.css" integrity="sha384-x">
+            <script integrity="sha256-y" src="j.js"></script></head><body>
+            <img src="a.png" srcset="a.png 1x, b%20c.png 2x" style="background: url('q(1).png')">
+            <a href="x.html">x</a> <a href="keep.html">k</a></body></html>
+            """.utf8)
+        let extraction = try HTMLExtractor.extract(html)
+        let references = extraction.references
+        func newURL(_ reference: Reference) -> String? {
+            reference.value == "keep.html" ? nil : reference.value == "b%20c.png" ? "../b c,.png" : "local/" + reference.value
+        }
+        let expected = try ReferenceRewriter.rewrite(extraction, options: .init(dropIntegrityOfRewritten: true, neutraliseBase: true)) {
+            newURL($0)
+        }
+        let kept = references.filter { $0.kind != .base }
+        let deletions = references.compactMap { $0.kind == .base ? $0.attributeSpan : nil }
+        #expect(!deletions.isEmpty)
+        for order in [Array(kept.indices), Array(kept.indices.reversed()), kept.indices.shuffled()] {
+            let sites = order.compactMap { ReferenceSite(kept[$0]) }
+            let output = try ReferenceRewriter.rewrite(html, sites: sites, deleting: deletions) { newURL(kept[order[$0]]) }
+            #expect(String(decoding: output, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        }
+        let text = String(decoding: expected, as: UTF8.self)
+        #expect(!text.contains("integrity"))
+        #expect(text.contains(#"href="keep.html""#))
+        #expect(text.contains("local/s.css"))
+        #expect(text.contains("q\\(1\\).png") || text.contains("local/q(1).png"))
+    }
+}

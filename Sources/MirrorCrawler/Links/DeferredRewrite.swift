@@ -49,10 +49,13 @@ struct DeferredRewrite: Sendable {
             self.length = length
         }
 
-        /// Makes room for `count` references.
+        /// Makes room for `count` references (and as many distinct targets: the key tables
+        /// are dropped once the draft is turned into a ``DeferredRewrite``).
         mutating func reserve(_ count: Int) {
             sites.reserveCapacity(count)
             targets.reserveCapacity(count)
+            keys.reserveCapacity(count)
+            keyNumbers.reserveCapacity(count)
         }
 
         /// Notes a `<base href>` attribute to remove.
@@ -113,7 +116,7 @@ struct DeferredRewrite: Sendable {
         _ bytes: [UInt8], documentPath: String, urls: URLTable, localPaths: [String?]
     ) throws(DocumentError) -> [UInt8]? {
         guard bytes.count == length else { return nil }
-        let edits = ReferenceRewriter.edits(at: sites, in: bytes, deleting: deletions, charset: charset) { index in
+        return try ReferenceRewriter.rewrite(bytes, sites: sites, deleting: deletions, charset: charset) { index in
             let target = targets[index]
             if target == Self.invalid { return "about:invalid" }
             let number = Int(target & ~Self.absoluteBit)
@@ -122,6 +125,5 @@ struct DeferredRewrite: Sendable {
                 documentPath: documentPath, localPath: localPaths[number], url: urls.strings[number], fragment: fragment,
                 writtenAbsolute: target & Self.absoluteBit != 0)
         }
-        return try SpliceRewriter.apply(edits, to: bytes)
     }
 }

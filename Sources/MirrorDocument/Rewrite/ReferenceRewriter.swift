@@ -46,7 +46,9 @@ public enum ReferenceRewriter {
         return ordered(edits, deletions: deletions)
     }
 
-    /// Builds the edits for references kept as sites from an earlier parse of `source`.
+    /// Builds the edits for references kept as sites from an earlier parse of `source`: the
+    /// plan of ``rewrite(_:sites:deleting:charset:dropIntegrityOfRewritten:replacement:)``,
+    /// one array per edit.
     ///
     /// Unlike ``edits(for:charset:options:replacement:)``, a replacement is skipped when its
     /// escaped bytes equal the bytes already there (the decoded value is not kept).
@@ -63,19 +65,24 @@ public enum ReferenceRewriter {
         at sites: [ReferenceSite], in source: [UInt8], deleting deletions: [Range<Int>], charset: Charset = .utf8,
         dropIntegrityOfRewritten: Bool = true, replacement: (Int) -> String?
     ) -> [Rewrite] {
-        var edits: [Rewrite] = []
-        var removed = Set(deletions.filter { $0.upperBound <= source.count })
-        for (index, site) in sites.enumerated() {
-            let span = site.span
-            guard span.upperBound <= source.count, let url = replacement(index) else { continue }
-            let bytes = URLEncoder.encode(url, for: site.syntax, charset: charset)
-            if source[span].elementsEqual(bytes) { continue }
-            edits.append(Rewrite(span: span, replacement: bytes))
-            if dropIntegrityOfRewritten, let integrity = site.integritySpan, integrity.upperBound <= source.count {
-                removed.insert(integrity)
-            }
-        }
-        return ordered(edits, deletions: removed)
+        let plan = SitePlan(sites: sites, source: source, deletions: deletions, charset: charset,
+                            dropIntegrityOfRewritten: dropIntegrityOfRewritten, replacement: replacement)
+        return plan.edits.map { Rewrite(span: $0.span, replacement: Array(plan.arena[$0.bytes])) }
+    }
+
+    /// Rewrites `source` at its sites: ``SpliceRewriter/apply(_:to:)`` of
+    /// ``edits(at:in:deleting:charset:dropIntegrityOfRewritten:replacement:)``, with every new
+    /// URL escaped into one shared buffer instead of an array each (this runs for every
+    /// reference of every document).
+    /// - Throws: ``DocumentError`` only if the sites do not belong to `source`.
+    public static func rewrite(
+        _ source: [UInt8], sites: [ReferenceSite], deleting deletions: [Range<Int>], charset: Charset = .utf8,
+        dropIntegrityOfRewritten: Bool = true, replacement: (Int) -> String?
+    ) throws(DocumentError) -> [UInt8] {
+        let plan = SitePlan(sites: sites, source: source, deletions: deletions, charset: charset,
+                            dropIntegrityOfRewritten: dropIntegrityOfRewritten, replacement: replacement)
+        return try SpliceRewriter.apply(count: plan.edits.count, span: { plan.edits[$0].span },
+                                        replacement: { plan.arena[plan.edits[$0].bytes] }, to: source)
     }
 
     /// Sorts replacements together with deletions, dropping edits inside a deleted span.

@@ -24,27 +24,35 @@ public enum SpliceRewriter {
     /// - Throws: `DocumentError.editOutOfBounds` when a span is outside `bytes`;
     ///   `DocumentError.overlappingEdits` when edits overlap or are out of order.
     public static func apply(_ edits: [Rewrite], to bytes: [UInt8]) throws(DocumentError) -> [UInt8] {
+        try apply(count: edits.count, span: { edits[$0].span }, replacement: { edits[$0].replacement }, to: bytes)
+    }
+
+    /// ``apply(_:to:)`` for edits given by index: `span(i)` and `replacement(i)` for `i` in
+    /// `0..<count` (so that replacements can be slices of one buffer).
+    static func apply<Replacement: Collection<UInt8>>(
+        count: Int, span: (Int) -> Range<Int>, replacement: (Int) -> Replacement, to bytes: [UInt8]
+    ) throws(DocumentError) -> [UInt8] {
         var previous: Range<Int>?
         var growth = 0
-        for edit in edits {
-            guard edit.span.lowerBound >= 0, edit.span.upperBound <= bytes.count else {
-                throw .editOutOfBounds(span: edit.span, documentLength: bytes.count)
+        for index in 0..<count {
+            let edit = span(index)
+            guard edit.lowerBound >= 0, edit.upperBound <= bytes.count else {
+                throw .editOutOfBounds(span: edit, documentLength: bytes.count)
             }
-            if let previous, edit.span.lowerBound < previous.upperBound
-                || (edit.span.lowerBound == previous.lowerBound && !previous.isEmpty)
-            {
-                throw .overlappingEdits(first: previous, second: edit.span)
+            if let previous, edit.lowerBound < previous.upperBound || (edit.lowerBound == previous.lowerBound && !previous.isEmpty) {
+                throw .overlappingEdits(first: previous, second: edit)
             }
-            previous = edit.span
-            growth += edit.replacement.count - edit.span.count
+            previous = edit
+            growth += replacement(index).count - edit.count
         }
         var out: [UInt8] = []
         out.reserveCapacity(max(0, bytes.count + growth))
         var cursor = 0
-        for edit in edits {
-            out.append(contentsOf: bytes[cursor..<edit.span.lowerBound])
-            out.append(contentsOf: edit.replacement)
-            cursor = edit.span.upperBound
+        for index in 0..<count {
+            let edit = span(index)
+            out.append(contentsOf: bytes[cursor..<edit.lowerBound])
+            out.append(contentsOf: replacement(index))
+            cursor = edit.upperBound
         }
         out.append(contentsOf: bytes[cursor...])
         return out

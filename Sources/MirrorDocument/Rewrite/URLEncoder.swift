@@ -44,6 +44,35 @@ public enum URLEncoder {
         }
     }
 
+    /// Appends ``encode(_:for:charset:)`` of `url` to `out`. A URL of plain ASCII (the usual
+    /// relative link) reads the same in every syntax, so its bytes are appended as they are.
+    public static func append(_ url: String, for syntax: Reference.Syntax, charset: Charset = .utf8, to out: inout [UInt8]) {
+        let utf8 = url.utf8
+        if let first = utf8.first, let last = utf8.last, utf8.allSatisfy(isPlain) {
+            // A srcset candidate must not start or end with a comma (read as a separator).
+            if case .srcsetCandidate = syntax, first == UInt8(ascii: ",") || last == UInt8(ascii: ",") {
+                out.append(contentsOf: encode(url, for: syntax, charset: charset))
+                return
+            }
+            out.append(contentsOf: utf8)
+            return
+        }
+        out.append(contentsOf: encode(url, for: syntax, charset: charset))
+    }
+
+    /// A byte that no syntax escapes: printable ASCII other than quotes, `&`, `<`, `>`, `=`,
+    /// backquote, `\` and parentheses.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        guard byte > 0x20, byte < 0x7F else { return false }
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+             UInt8(ascii: "="), UInt8(ascii: "`"), UInt8(ascii: "\\"), UInt8(ascii: "("), UInt8(ascii: ")"):
+            return false
+        default:
+            return true
+        }
+    }
+
     private static func needsQuotes(_ url: String) -> Bool {
         url.isEmpty || url.unicodeScalars.contains { c in
             c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}" || c == "\"" || c == "'" || c == "="

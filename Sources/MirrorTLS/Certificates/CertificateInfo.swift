@@ -25,7 +25,7 @@ public struct CertificateInfo: Sendable, Equatable {
     public let isCA: Bool
     /// Lower-case hexadecimal SHA-256 of ``der`` (the certificate fingerprint).
     public let sha256: String
-    /// Base64 SHA-256 of the DER SubjectPublicKeyInfo (`i2d_PUBKEY`), as curl and HPKP use it.
+    /// Base64 SHA-256 of the DER SubjectPublicKeyInfo (`i2d_X509_PUBKEY`), as curl and HPKP use it.
     public let spkiSHA256: String
 
     /// The public-key pin in curl's `CURLOPT_PINNEDPUBLICKEY` form: `sha256//` + ``spkiSHA256``.

@@ -30,15 +30,18 @@ enum X509Fields {
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    /// The DER SubjectPublicKeyInfo of the certificate's key (`i2d_PUBKEY`).
+    /// The DER SubjectPublicKeyInfo of the certificate's key, as the certificate holds it
+    /// (`i2d_X509_PUBKEY`, as curl's `--pinnedpubkey` takes it). `i2d_PUBKEY` of the parsed
+    /// key gives the same bytes, but through OpenSSL 3's encoder lookup: thousands of
+    /// allocations per call, for every certificate of every handshake.
     static func spkiDER(_ x509: OpaquePointer) -> [UInt8]? {
-        guard let key = X509_get0_pubkey(x509) else { return nil }
-        let length = i2d_PUBKEY(key, nil)
+        guard let key = X509_get_X509_PUBKEY(x509) else { return nil }
+        let length = i2d_X509_PUBKEY(key, nil)
         guard length > 0 else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(length))
         let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
             var cursor: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
-            return i2d_PUBKEY(key, &cursor)
+            return i2d_X509_PUBKEY(key, &cursor)
         }
         return written == length ? bytes : nil
     }
