@@ -451,6 +451,10 @@ timed() {
     shift 3
     local from code elapsed rss
     from=$(origin_log_offset)
+    # Write out what earlier runs left dirty, untimed: mtls-mirror syncs its snapshot before
+    # publishing it, and syncfs(2) writes every dirty page of the file system, so it would
+    # otherwise pay for the files the previous tool left unwritten.
+    sync
     set +e
     /usr/bin/time -f '%e %M' -o "$work/time.txt" timeout --foreground -k 10 "$timeout_s" "$@" \
         >"$work/logs/$label-$run-$phase.out" 2>"$work/logs/$label-$run-$phase.err"
