@@ -103,8 +103,13 @@ public final class Crawler: Sendable {
         let reserved = await state.reservePaths(mapper: mapper, taken: Set(paths.values))
         paths.merge(reserved) { existing, _ in existing }
         progress?.phase("rewriting links")
+        // The manifest is final now: it is written while the documents are rewritten (the
+        // rewrite waits on file creation more than on the cores).
+        let manifest = await state.manifest
+        async let manifestSaved = Self.save(manifest, to: staging.fileSystem)
         let (rewritten, rewriteFailures) = await rewriteDocuments(
             state: state, staging: staging, originals: originals, paths: paths, previous: previous)
+        let manifestError = await manifestSaved
         logger.debug("\(job.name): rewrite phase \(Self.seconds(since: phaseStart)) (\(rewritten) documents)")
         phaseStart = Date()
         var warnings: [String] = job.warnings
@@ -116,10 +121,9 @@ public final class Crawler: Sendable {
         if let first = rewriteFailures.first {
             warnings.append("\(rewriteFailures.count) document(s) could not be rewritten and keep their original links, e.g. \(first.path): \(first.error.summary)")
         }
-        do {
+        do throws(StoreError) {
+            if let manifestError { throw manifestError }
             try writeRootIndex(staging: staging, paths: paths)
-            let manifest = await state.manifest
-            try manifest.save(to: staging.fileSystem, at: "_mirror/manifest.tsv")
             rmdir(staging.fileSystem.absolutePath("_mirror/tmp"))
         } catch {
             removeQuietly(staging.fileSystem.root)
@@ -127,7 +131,6 @@ public final class Crawler: Sendable {
         }
         let finished = Date()
         let failures = await state.failures
-        let manifestForCount = await state.manifest
         var byKind: [String: Int] = [:]
         for failure in failures { byKind[failure.kind, default: 0] += 1 }
         if let reason = await state.finishReason, reason != .exhausted {
@@ -141,7 +144,7 @@ public final class Crawler: Sendable {
             failed: failures.count, bytes: await state.bytes,
             added: await state.changes[.added] ?? 0, changed: await state.changes[.changed] ?? 0,
             unchanged: await state.changes[.unchanged] ?? 0,
-            removed: previous.map { $0.removedCount(comparedWith: manifestForCount) } ?? 0,
+            removed: previous.map { $0.removedCount(comparedWith: manifest) } ?? 0,
             previousSnapshot: previous?.id, rewrittenDocuments: rewritten,
             errorsByKind: byKind, errors: failures, outOfScope: await state.outOfScopeList,
             outOfScopeCount: await state.outOfScopeCount, warnings: warnings)
@@ -489,6 +492,17 @@ public final class Crawler: Sendable {
     static func baseURL(of extraction: HTMLExtraction, documentURL: WebURL) -> WebURL {
         if let base = extraction.base, let resolved = documentURL.resolve(base.value) { return resolved }
         return documentURL
+    }
+
+    /// Writes the snapshot's manifest; returns the error instead of throwing it (it runs
+    /// beside the rewrite, whose failures decide first).
+    private static func save(_ manifest: Manifest, to fileSystem: SecureFileSystem) -> StoreError? {
+        do {
+            try manifest.save(to: fileSystem, at: "_mirror/manifest.tsv")
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// "0.123 s": for phase timings in debug lines.
