@@ -55,7 +55,7 @@ actor CrawlState {
     /// this check builds no origin string.
     private var lastRobots: (url: WebURL, userAgent: String, rules: [RobotsTxt.Rule])?
     /// In-scope URLs that were queued, or refused only for depth: if they end up unfetched,
-    /// they get a reserved local path (see ``reservePaths(mapper:)``). Value: is a requisite.
+    /// they get a reserved local path (see ``reservePaths(mapper:taken:)``). Value: is a requisite.
     private var candidates: [String: Bool] = [:]
 
     init(frontier: Frontier) {
@@ -304,13 +304,19 @@ actor CrawlState {
     /// in-scope link to the origin, and `serve --live` can fetch it when a browser asks.
     /// URLs refused by robots.txt or redirected out of scope stay absolute.
     ///
+    /// - Parameter taken: the paths of the stored files (asked for only when a URL needs one).
     /// - Returns: URL → reserved path.
-    func reservePaths(mapper: PathMapper, taken: Set<String>) -> [String: String] {
+    func reservePaths(mapper: PathMapper, taken: () -> Set<String>) -> [String: String] {
+        // Most candidates were stored: only the rest are sorted (for a deterministic order).
+        let unstored = candidates.filter { key, _ in
+            guard let entry = manifest.entry(forKey: key) else { return true }
+            return entry.localPath == nil && aliases[key] == nil
+        }
+        guard !unstored.isEmpty else { return [:] }
         var reserved: [String: String] = [:]
-        var used = taken
+        var used = taken()
         let failedKinds = Dictionary(failures.map { ($0.url, $0.kind) }, uniquingKeysWith: { a, _ in a })
-        for (key, isRequisite) in candidates.sorted(by: { $0.key < $1.key }) {
-            if let entry = manifest.entry(forKey: key), entry.localPath != nil || aliases[key] != nil { continue }
+        for (key, isRequisite) in unstored.sorted(by: { $0.key < $1.key }) {
             if let kind = failedKinds[key], kind == "robots" || kind == "redirect-out-of-scope" || kind == "redirect-refused" { continue }
             guard let url = WebURL(key) else { continue }
             let path = mapper.relativePath(for: url, contentType: isRequisite ? nil : "text/html")

@@ -100,7 +100,8 @@ public final class Crawler: Sendable {
             removeQuietly(staging.fileSystem.root)
             throw .startFailed(url: first.url, kind: first.kind, cause: first.cause, error: first.error)
         }
-        let reserved = await state.reservePaths(mapper: mapper, taken: Set(paths.values))
+        let stored = paths
+        let reserved = await state.reservePaths(mapper: mapper, taken: { Set(stored.values) })
         paths.merge(reserved) { existing, _ in existing }
         progress?.phase("rewriting links")
         // The manifest is final now: it is written while the documents are rewritten (the
