@@ -143,11 +143,18 @@ extension WebURL {
     static func normalizeHost(_ bytes: ArraySlice<UInt8>) throws(ParseError) -> String {
         guard !bytes.isEmpty else { throw .emptyHost }
         // Most hosts are lower-case ASCII names or addresses already: checked in one pass,
-        // copied once.
+        // copied once. The general way gives the same for them (a test compares the two).
         if bytes.allSatisfy({ !ASCII.isForbiddenInHost($0) && $0 < 0x80 && !(0x41...0x5A).contains($0) }),
            !bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) {
             return String(decoding: bytes, as: UTF8.self)
         }
+        return try normalizeHostGenerally(bytes)
+    }
+
+    /// ``normalizeHost(_:)`` for any host: IPv6 literals, percent-encoding, upper case,
+    /// non-ASCII.
+    static func normalizeHostGenerally(_ bytes: ArraySlice<UInt8>) throws(ParseError) -> String {
+        guard !bytes.isEmpty else { throw .emptyHost }
         let shown = String(decoding: bytes, as: UTF8.self)
         if bytes.first == UInt8(ascii: "[") {
             let inner = bytes.dropFirst().dropLast().map(ASCII.lowercased)

@@ -134,4 +134,29 @@ import Testing
         let urls = try spellings.map { try WebURL.parse($0) }
         #expect(Set(urls).count == 1)
     }
+
+    /// Lower-case ASCII hosts skip the general normalisation; both ways must agree (value or
+    /// error) on hosts with and without what the general way handles.
+    @Test func plainHostsNormaliseAsTheGeneralWay() {
+        let pieces = ["a", "example", ".", "com", "127", "0", "1", "-", "_", "Ex", "%41", "%2e", "%C3%A9", "é", "[::1]", "[",
+                      "]", ":", "@", "%", "%zz", "x y", "\u{7F}", "~", "!"]
+        var generator = SystemRandomNumberGenerator()
+        var plain = 0
+        for _ in 0..<20_000 {
+            let host = (0..<Int.random(in: 0...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let bytes = Array(host.utf8)[...]
+            let fast = Result { () throws(WebURL.ParseError) in try WebURL.normalizeHost(bytes) }
+            let general = Result { () throws(WebURL.ParseError) in try WebURL.normalizeHostGenerally(bytes) }
+            switch (fast, general) {
+            case (.success(let a), .success(let b)):
+                #expect(a == b, "\(host)")
+                if a == host { plain += 1 }
+            case (.failure(let a), .failure(let b)):
+                #expect(a == b, "\(host)")
+            default:
+                Issue.record("\(host): \(fast) against \(general)")
+            }
+        }
+        #expect(plain > 1_000)
+    }
 }

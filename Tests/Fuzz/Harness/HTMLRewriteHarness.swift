@@ -59,8 +59,53 @@ public enum HTMLRewriteHarness {
                                  evidence: "\(error)")
         }
         if let violation = SpliceCheck.check(target: name, source: extraction.source, edits: plan, output: output) { return violation }
+        if let violation = checkSiteRewrite(extraction, charset: charset, neutraliseBase: neutraliseBase, wanted: wanted, output: output) {
+            return violation
+        }
         guard strictReadBack, replacement == nil, !extraction.isTranscoded, isTidy(extraction.source) else { return nil }
         return checkReadBack(extraction, output: output, wanted: wanted, neutraliseBase: neutraliseBase)
+    }
+
+    /// The rewrite from ``ReferenceSite``s (what a crawl keeps: offsets only, new URLs escaped
+    /// into one buffer) writes exactly what the reference-based plan writes, whatever order the
+    /// sites come in.
+    static func checkSiteRewrite(
+        _ extraction: HTMLExtraction, charset: Charset, neutraliseBase: Bool, wanted: [Int: String], output: [UInt8]
+    ) -> FuzzViolation? {
+        guard !extraction.isTranscoded else { return nil }  // sites index the stored bytes
+        var kept: [Reference] = []
+        var deletions: [Range<Int>] = []
+        for reference in extraction.references {
+            if reference.kind == .base {
+                if neutraliseBase, let attribute = reference.attributeSpan { deletions.append(attribute) }
+                // Without neutralising, a base href is rewritten like any other reference.
+                if neutraliseBase { continue }
+            }
+            kept.append(reference)
+        }
+        let sites = kept.compactMap(ReferenceSite.init)
+        guard sites.count == kept.count else { return nil }
+        for reversed in [false, true] {
+            let order = reversed ? Array(kept.indices.reversed()) : Array(kept.indices)
+            let ordered = order.map { sites[$0] }
+            let siteOutput: [UInt8]
+            do {
+                siteOutput = try ReferenceRewriter.rewrite(
+                    extraction.source, sites: ordered, deleting: deletions, charset: charset
+                ) { index in
+                    let reference = kept[order[index]]
+                    guard let url = wanted[reference.span.lowerBound], url != reference.value else { return nil }
+                    return url
+                }
+            } catch {
+                return FuzzViolation(target: name, invariant: "the site rewrite accepts the document's own sites", evidence: "\(error)")
+            }
+            if siteOutput != output {
+                return FuzzViolation(target: name, invariant: "the site rewrite writes what the reference rewrite writes",
+                                     evidence: "reversed=\(reversed): \(String(decoding: siteOutput.prefix(300), as: UTF8.self))")
+            }
+        }
+        return nil
     }
 
     /// Spans inside the document, in order, not overlapping, inside their attribute.
