@@ -27,9 +27,9 @@ final class ResolutionCache: @unchecked Sendable {
         self.capacity = capacity
     }
 
-    /// The folder part of the key of references resolved against `base`: its text up to the last `/` of
-    /// its path (query and fragment left out). Only values that start with neither `?` nor `#`
-    /// depend on nothing else of the base (RFC 3986 §5.2.2).
+    /// The folder part of the key of references resolved against `base`: its text up to the
+    /// last `/` of its path (query and fragment left out). Only values that start with neither
+    /// `?` nor `#` depend on nothing else of the base (RFC 3986 §5.2.2).
     static func folderKey(of base: WebURL) -> String {
         let text = base.string.utf8
         var end = text.endIndex

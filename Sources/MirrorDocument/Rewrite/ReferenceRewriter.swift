@@ -32,18 +32,7 @@ public enum ReferenceRewriter {
         for references: [Reference], charset: Charset = .utf8, options: Options = Options(),
         replacement: (Reference) -> String?
     ) -> [Rewrite] {
-        var edits: [Rewrite] = []
-        var deletions = Set<Range<Int>>()
-        for reference in references {
-            if reference.kind == .base, options.neutraliseBase, let attribute = reference.attributeSpan {
-                deletions.insert(attribute)
-                continue
-            }
-            guard let url = replacement(reference), url != reference.value else { continue }
-            edits.append(Rewrite(span: reference.span, replacement: URLEncoder.encode(url, for: reference.syntax, charset: charset)))
-            if options.dropIntegrityOfRewritten, let integrity = reference.integritySpan { deletions.insert(integrity) }
-        }
-        return ordered(edits, deletions: deletions)
+        EditPlan(references: references, charset: charset, options: options, replacement: replacement).rewrites
     }
 
     /// Builds the edits for references kept as sites from an earlier parse of `source`: the
@@ -65,9 +54,8 @@ public enum ReferenceRewriter {
         at sites: [ReferenceSite], in source: [UInt8], deleting deletions: [Range<Int>], charset: Charset = .utf8,
         dropIntegrityOfRewritten: Bool = true, replacement: (Int) -> String?
     ) -> [Rewrite] {
-        let plan = SitePlan(sites: sites, source: source, deletions: deletions, charset: charset,
-                            dropIntegrityOfRewritten: dropIntegrityOfRewritten, replacement: replacement)
-        return plan.edits.map { Rewrite(span: $0.span, replacement: Array(plan.arena[$0.bytes])) }
+        EditPlan(sites: sites, source: source, deletions: deletions, charset: charset,
+                 dropIntegrityOfRewritten: dropIntegrityOfRewritten, replacement: replacement).rewrites
     }
 
     /// Rewrites `source` at its sites: ``SpliceRewriter/apply(_:to:)`` of
@@ -79,27 +67,8 @@ public enum ReferenceRewriter {
         _ source: [UInt8], sites: [ReferenceSite], deleting deletions: [Range<Int>], charset: Charset = .utf8,
         dropIntegrityOfRewritten: Bool = true, replacement: (Int) -> String?
     ) throws(DocumentError) -> [UInt8] {
-        let plan = SitePlan(sites: sites, source: source, deletions: deletions, charset: charset,
-                            dropIntegrityOfRewritten: dropIntegrityOfRewritten, replacement: replacement)
-        return try SpliceRewriter.apply(count: plan.edits.count, span: { plan.edits[$0].span },
-                                        replacement: { plan.arena[plan.edits[$0].bytes] }, to: source)
-    }
-
-    /// Sorts replacements together with deletions, dropping edits inside a deleted span.
-    private static func ordered(_ replacements: [Rewrite], deletions: Set<Range<Int>>) -> [Rewrite] {
-        var edits = replacements + deletions.map { Rewrite(span: $0, replacement: []) }
-        edits.sort { $0.span.lowerBound < $1.span.lowerBound || ($0.span.lowerBound == $1.span.lowerBound && $0.span.count > $1.span.count) }
-        // Drop edits inside a deleted attribute (a base href that is also remapped).
-        var result: [Rewrite] = []
-        for edit in edits {
-            if let last = result.last, last.replacement.isEmpty, deletions.contains(last.span),
-                edit.span.lowerBound >= last.span.lowerBound, edit.span.upperBound <= last.span.upperBound
-            {
-                continue
-            }
-            result.append(edit)
-        }
-        return result
+        try EditPlan(sites: sites, source: source, deletions: deletions, charset: charset,
+                     dropIntegrityOfRewritten: dropIntegrityOfRewritten, replacement: replacement).apply(to: source)
     }
 
     /// Rewrites an HTML document.
@@ -115,8 +84,8 @@ public enum ReferenceRewriter {
         _ extraction: HTMLExtraction, options: Options = Options(), replacement: (Reference) -> String?
     ) throws(DocumentError) -> [UInt8] {
         let charset: Charset = extraction.isTranscoded ? .utf8 : extraction.charset
-        let plan = edits(for: extraction.references, charset: charset, options: options, replacement: replacement)
-        return try SpliceRewriter.apply(plan, to: extraction.source)
+        return try EditPlan(references: extraction.references, charset: charset, options: options, replacement: replacement)
+            .apply(to: extraction.source)
     }
 
     /// Rewrites a CSS file.
@@ -131,6 +100,6 @@ public enum ReferenceRewriter {
         _ css: [UInt8], charset: Charset = .utf8, replacement: (Reference) -> String?
     ) throws(DocumentError) -> [UInt8] {
         let references = CSSExtractor.extract(css, charset: charset)
-        return try SpliceRewriter.apply(edits(for: references, charset: charset, replacement: replacement), to: css)
+        return try EditPlan(references: references, charset: charset, options: Options(), replacement: replacement).apply(to: css)
     }
 }
