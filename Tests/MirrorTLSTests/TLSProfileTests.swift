@@ -83,17 +83,6 @@ import Testing
         handshake = nil
         #expect(weakOutcome == nil)
     }
-
-    @Test func profileIdsDifferPerProfileAndNameTheParts() throws {
-        let identity = try identity()
-        let first = TLSProfile(identity: identity, evaluator: DefaultTrustEvaluator())
-        let second = TLSProfile(identity: identity, evaluator: DefaultTrustEvaluator())
-        let anonymous = TLSProfile(identity: nil, evaluator: DisabledTrustEvaluator())
-        #expect(first.id != second.id)
-        #expect(first.id == first.id)
-        #expect(first.id.hasPrefix(identity.id + "|default|"))
-        #expect(anonymous.id.hasPrefix("none|disabled|"))
-    }
 }
 
 @Suite struct PasswordSourceTests {

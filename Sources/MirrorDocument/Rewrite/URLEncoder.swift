@@ -48,16 +48,12 @@ public enum URLEncoder {
     /// relative link) reads the same in every syntax, so its bytes are appended as they are.
     public static func append(_ url: String, for syntax: Reference.Syntax, charset: Charset = .utf8, to out: inout [UInt8]) {
         let utf8 = url.utf8
-        if let first = utf8.first, let last = utf8.last, utf8.allSatisfy(isPlain) {
-            // A srcset candidate must not start or end with a comma (read as a separator).
-            if case .srcsetCandidate = syntax, first == UInt8(ascii: ",") || last == UInt8(ascii: ",") {
-                out.append(contentsOf: encode(url, for: syntax, charset: charset))
-                return
-            }
-            out.append(contentsOf: utf8)
-            return
+        var plain = !utf8.isEmpty && utf8.allSatisfy(isPlain)
+        // A srcset candidate must not start or end with a comma (read as a separator).
+        if plain, case .srcsetCandidate = syntax, utf8.first == UInt8(ascii: ",") || utf8.last == UInt8(ascii: ",") {
+            plain = false
         }
-        out.append(contentsOf: encode(url, for: syntax, charset: charset))
+        if plain { out.append(contentsOf: utf8) } else { out.append(contentsOf: encode(url, for: syntax, charset: charset)) }
     }
 
     /// A byte that no syntax escapes: printable ASCII other than quotes, `&`, `<`, `>`, `=`,

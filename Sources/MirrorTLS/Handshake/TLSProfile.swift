@@ -12,19 +12,13 @@ import Foundation
 ///
 /// IMPORTANT: curl cannot see what this callback installs, and would happily reuse an
 /// authenticated connection for a request configured with another identity or policy. The
-/// HTTP engine must therefore keep a SEPARATE connection pool (multi/share handles) per ``id``.
+/// HTTP engine must therefore keep a SEPARATE connection pool (multi/share handles) per profile
+/// object, even for two profiles with equal parts.
 public final class TLSProfile: Sendable {
     /// The client identity, or nil to connect without a client certificate.
     public let identity: ClientIdentity?
     /// The server-trust policy.
     public let evaluator: any ServerTrustEvaluating
-
-    /// Key for connection pools: identity id (or "none"), policy name, and this object's identity
-    /// (two profiles with equal parts still get separate pools).
-    public var id: String {
-        let object = String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)
-        return "\(identity?.id ?? "none")|\(evaluator.name)|\(object)"
-    }
 
     /// Creates a profile.
     ///

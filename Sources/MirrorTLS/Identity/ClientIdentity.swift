@@ -21,9 +21,6 @@ public final class ClientIdentity: @unchecked Sendable {
     let certificate: X509Certificate
     let chainCertificates: [X509Certificate]
 
-    /// A stable identifier: the hex SHA-256 of the leaf's DER. Connection pools are keyed by it.
-    public var id: String { leaf.sha256 }
-
     init(key: PrivateKey, certificate: X509Certificate, chain: [X509Certificate], file: String) throws(IdentityError) {
         do {
             self.leaf = try CertificateInfo(certificate)
