@@ -20,13 +20,32 @@ extension Manifest {
     static let trailerPrefix = "#end\t"
     static let fixedFieldCount = 10
 
-    /// The manifest in its file format.
+    /// The manifest in its file format, in one buffer (for tests and small manifests; ``save(to:at:)``
+    /// streams instead).
     public func encoded() -> [UInt8] {
+        var whole: [UInt8] = []
+        encode(chunkBytes: .max) { (chunk: inout [UInt8]) in
+            whole.append(contentsOf: chunk)
+            chunk.removeAll(keepingCapacity: true)
+        }
+        return whole
+    }
+
+    /// Encodes the manifest in its file format, handing the bytes to `emit` whenever the buffer
+    /// holds `chunkBytes` or more, and once at the end. `emit` must empty the buffer (it keeps
+    /// its capacity for the next chunk). So saving 100,000 entries holds one chunk, not the
+    /// whole file (at 23,000 URLs the file is 13 MB, and growing one array to it took twice that).
+    ///
+    /// - Parameters:
+    ///   - chunkBytes: the buffer size that triggers `emit`.
+    ///   - emit: receives each chunk; its error ends the encoding.
+    func encode<E: Error>(chunkBytes: Int, _ emit: (inout [UInt8]) throws(E) -> Void) throws(E) {
         var out: [UInt8] = []
-        out.reserveCapacity(count * 200 + 64)
+        out.reserveCapacity(Swift.min(chunkBytes, count * 200) + 64 * 1024)
         out.append(contentsOf: Manifest.header.utf8)
         out.append(0x0A)
-        for entry in sortedEntries {
+        for key in sortedKeys {
+            guard let entry = entry(forKey: key) else { continue }
             Manifest.appendEscaped(entry.url, to: &out)
             Manifest.appendOptional(entry.localPath, to: &out)
             out.append(0x09)
@@ -45,10 +64,11 @@ extension Manifest {
                 Manifest.appendEscaped(reference, to: &out)
             }
             out.append(0x0A)
+            if out.count >= chunkBytes { try emit(&out) }
         }
         out.append(contentsOf: (Manifest.trailerPrefix + String(count)).utf8)
         out.append(0x0A)
-        return out
+        try emit(&out)
     }
 
     static func appendOptional(_ value: String?, to out: inout [UInt8]) {

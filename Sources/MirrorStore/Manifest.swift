@@ -3,8 +3,8 @@ import MirrorCore
 /// The per-site record of every fetched URL, keyed by normalised URL.
 ///
 /// A value type: load it, change it with ``upsert(_:)`` and ``remove(_:)``, save it. Saving
-/// replaces the file atomically (``SecureFileSystem/write(_:to:)``), so a crash leaves the
-/// previous manifest or the new one. The file format is described in
+/// streams the file through an ``AtomicFileWriter`` (a temporary file renamed into place), so a
+/// crash leaves the previous manifest or the new one. The file format is described in
 /// `Manifest+Format.swift`; it is a line-oriented text format that loads 100,000 entries in
 /// a fraction of a second.
 public struct Manifest: Sendable, Sequence {
@@ -57,6 +57,12 @@ public struct Manifest: Sendable, Sequence {
         storage.values.makeIterator()
     }
 
+    /// The URLs in the order in which they are saved (sorting them moves 16-byte strings, not
+    /// whole entries).
+    var sortedKeys: [String] {
+        storage.keys.sorted()
+    }
+
     /// Entries sorted by URL, the order in which they are saved.
     public var sortedEntries: [ManifestEntry] {
         storage.values.sorted { $0.url < $1.url }
@@ -92,8 +98,17 @@ public struct Manifest: Sendable, Sequence {
     /// - Parameters:
     ///   - fileSystem: the store to write into.
     ///   - relativePath: the file's path below the store's root.
-    /// - Throws: the errors of ``SecureFileSystem/write(_:to:)``, such as ``StoreError/diskFull(path:)``.
+    /// - Throws: the errors of ``SecureFileSystem/beginWrite(_:)`` and ``AtomicFileWriter``, such as
+    ///   ``StoreError/diskFull(path:)``; the previous file, if any, is left as it was.
     public func save(to fileSystem: SecureFileSystem, at relativePath: String) throws(StoreError) {
-        try fileSystem.write(encoded(), to: relativePath)
+        let writer = try fileSystem.beginWrite(relativePath)
+        try encode(chunkBytes: Self.saveChunkBytes) { (chunk: inout [UInt8]) throws(StoreError) in
+            try writer.append(chunk)
+            chunk.removeAll(keepingCapacity: true)
+        }
+        try writer.commit()
     }
+
+    /// The manifest is written in chunks of about this size.
+    static let saveChunkBytes = 256 * 1024
 }

@@ -69,6 +69,55 @@ import Testing
         #expect(loaded.sortedEntries == manifest.sortedEntries)
     }
 
+    @Test func streamedChunksJoinToTheWholeFileAndTheFirstErrorStopsIt() throws {
+        let manifest = Manifest(entries: (0..<2_000).map(Self.sampleEntry))
+        var chunks: [[UInt8]] = []
+        manifest.encode(chunkBytes: 4096) { (chunk: inout [UInt8]) in
+            chunks.append(chunk)
+            chunk.removeAll(keepingCapacity: true)
+        }
+        #expect(chunks.count > 100)
+        // Every chunk but the last is cut after the line that crossed the limit.
+        #expect(chunks.dropLast().allSatisfy { $0.count >= 4096 && $0.count < 4096 + 1024 && $0.last == 0x0A })
+        #expect(Array(chunks.joined()) == manifest.encoded())
+
+        struct Stop: Error {}
+        var emitted = 0
+        #expect(throws: Stop.self) {
+            try manifest.encode(chunkBytes: 4096) { (chunk: inout [UInt8]) throws(Stop) in
+                emitted += 1
+                if emitted == 2 { throw Stop() }
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        #expect(emitted == 2)
+    }
+
+    @Test func aSaveThatFailsLeavesThePreviousFile() throws {
+        let folder = try TemporaryFolder()
+        let store = try SecureFileSystem(root: folder.path)
+        let previous = Manifest(entries: [Self.sampleEntry(1)])
+        try previous.save(to: store, at: "_mirror/manifest.tsv")
+        // A manifest too large for the destination: the folder is made read-only after the
+        // writer opened its temporary file would need root-proof tricks, so fill a tiny
+        // file-size limit instead (RLIMIT_FSIZE makes write(2) fail with EFBIG).
+        let large = Manifest(entries: (0..<5_000).map(Self.sampleEntry))
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+        var small = limit
+        small.rlim_cur = 64 * 1024
+        signal(SIGXFSZ, SIG_IGN)
+        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &small)
+        let outcome = Result { () throws(StoreError) in try large.save(to: store, at: "_mirror/manifest.tsv") }
+        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+        signal(SIGXFSZ, SIG_DFL)
+        #expect(throws: StoreError.self) { try outcome.get() }
+        let loaded = try Manifest.load(from: store, at: "_mirror/manifest.tsv")
+        #expect(loaded.sortedEntries == previous.sortedEntries)
+        // No temporary file is left behind.
+        #expect(folder.allEntries().sorted() == ["_mirror", "_mirror/manifest.tsv"])
+    }
+
     @Test func loadIfPresentGivesAnEmptyManifestForAMissingFile() throws {
         let folder = try TemporaryFolder()
         let store = try SecureFileSystem(root: folder.path)
