@@ -10,8 +10,9 @@ refresh), <style> blocks, style attributes and CSS files (url(), @import, image-
 classifies each with file:// semantics: fragment dropped; a query makes a local reference broken
 (a browser drops it when opening a file); percent-decoded; `/x` and `../` past ROOT escape it.
 With --expected (gen-site.py's _expected.json) it also reports how many reachable origin URLs have
-a local file (trying the names mirrors use: as is, index.html for `dir/`, `.html` and `@.html`
-suffixes, and `name?…`/`name@…`/`name%3F…` for a URL fetched only with a query).
+a local file (trying the names mirrors use: the path decoded, as sent, and with `@` as `^40`; each
+as is, index.html for `dir/`, with `.html` and `@.html` suffixes, and `name?…`/`name@…`/`name%3F…`
+for a URL fetched only with a query).
 
 Prints one JSON object: files, references, local, resolved, resolvedPercent, broken, escapes,
 origin (absolute references to an origin prefix), external, coverage, coveragePercent, samples.
@@ -33,7 +34,11 @@ CSS_STRING = re.compile(r""""([^"]*)"|'([^']*)'""")
 REFRESH = re.compile(r"""^\s*\d+(?:\.\d*)?\s*[;,]?\s*(?:url\s*=\s*)?(['"]?)(.*?)\1\s*$""", re.I | re.S)
 
 
+CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
+
+
 def css_references(text):
+    text = CSS_COMMENT.sub(" ", text)
     out = [next(g for g in m.groups() if g is not None) for m in CSS_URL.finditer(text)]
     out += [m.group(1) if m.group(1) is not None else m.group(2) for m in CSS_IMPORT.finditer(text)]
     for m in CSS_IMAGE_SET.finditer(text):
@@ -171,10 +176,17 @@ def coverage(root, expected_file):
         expected = json.load(f)
     found, missing = 0, []
     for path in expected["paths"]:
-        local = urllib.parse.unquote(path).lstrip("/")
-        candidates = [local + "index.html"] if local.endswith("/") or not local else [
-            local, local + ".html", local + "@.html", local + "/index.html"]
-        if any(os.path.isfile(os.path.join(root, c)) for c in candidates) or query_variant(root, local):
+        found_one = False
+        # Decoded (wget, wget2), as sent (mtls-mirror keeps `%20` in a name), and with `@` as
+        # `^40` (mtls-mirror keeps `@` for the names it adds).
+        for local in dict.fromkeys(name.lstrip("/") for name in (urllib.parse.unquote(path), path,
+                                                                  path.replace("@", "^40"))):
+            candidates = [local + "index.html"] if local.endswith("/") or not local else [
+                local, local + ".html", local + "@.html", local + "/index.html"]
+            if any(os.path.isfile(os.path.join(root, c)) for c in candidates) or query_variant(root, local):
+                found_one = True
+                break
+        if found_one:
             found += 1
         else:
             missing.append(path)

@@ -61,7 +61,8 @@ import Testing
         let css = try await curl(["-w", "\n%{http_code}", demo.base + "/css/site.css"])
         #expect(css.stdout.hasSuffix("\n200"), "\(css)")
         let missing = try await curl(["-w", "\n%{http_code}", demo.base + "/" + DemoSite.beyondDepthPage])
-        #expect(missing.stdout.hasSuffix("\n404"), "without --live the page beyond the depth is not in the mirror: \(missing)")
+        #expect(missing.stdout.hasSuffix("\n200") && missing.stdout.contains("Not in this mirror"),
+                "without --live the page beyond the depth is a placeholder that says so: \(missing)")
 
         #expect(try await demo.task.value == .success)
         #expect(!FreePort.isAccepting(demo.port), "the local server is stopped")
@@ -70,7 +71,8 @@ import Testing
         for page in DemoSite.mirroredPagePaths {
             #expect(FileManager.default.fileExists(atPath: demo.snapshot + "/" + page), "\(page) is missing from the mirror")
         }
-        #expect(!FileManager.default.fileExists(atPath: demo.snapshot + "/" + DemoSite.beyondDepthPage))
+        let placeholder = try String(contentsOfFile: demo.snapshot + "/" + DemoSite.beyondDepthPage, encoding: .utf8)
+        #expect(placeholder.contains("Not in this mirror") && !placeholder.contains("Archive 2019"), "\(placeholder)")
         for asset in ["css/site.css", "css/theme.css", "fonts/demo-sans.woff2", "images/icons.svg", "images/pattern.svg",
                       "images/logo.png", "images/logo-2x.png", "images/hills-small.png", "images/hills-large.png"] {
             #expect(FileManager.default.fileExists(atPath: demo.snapshot + "/" + asset), "\(asset) is missing from the mirror")
@@ -90,7 +92,8 @@ import Testing
         let again = try await curl(["-w", "\n%{http_code}", demo.base + "/" + DemoSite.beyondDepthPage])
         #expect(again.stdout.hasSuffix("\n200"), "\(again)")
         #expect(try await demo.task.value == .success)
-        #expect(FileManager.default.fileExists(atPath: demo.snapshot + "/" + DemoSite.beyondDepthPage), "the live page is stored")
+        let stored = try String(contentsOfFile: demo.snapshot + "/" + DemoSite.beyondDepthPage, encoding: .utf8)
+        #expect(stored.contains("Archive 2019") && !stored.contains("Not in this mirror"), "the live page replaced the placeholder")
     }
 
     @Test("SIGTERM stops both servers and the command exits 0")

@@ -74,7 +74,9 @@ import Glibc
         // The new snapshot has the new page and not the removed one; the old one is intact.
         let current = output.path + "/site/current"
         #expect(FileManager.default.fileExists(atPath: current + "/p11.html"))
-        #expect(!FileManager.default.fileExists(atPath: current + "/p3.html"))
+        // The index still links to the removed page: a placeholder says what happened.
+        let removed = try String(contentsOfFile: current + "/p3.html", encoding: .utf8)
+        #expect(removed.contains("Not in this mirror") && removed.contains("removed from the origin"), "\(removed)")
         #expect(try String(contentsOfFile: current + "/p1.html", encoding: .utf8).contains("version 2"))
         let old = output.path + "/site/" + first
         #expect(FileManager.default.fileExists(atPath: old + "/p3.html"))

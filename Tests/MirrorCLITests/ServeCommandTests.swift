@@ -78,6 +78,15 @@ import Testing
         #expect(missing.body.contains("not in the mirror"))
         let head = try curl(served.base + "/", ["-I"])
         #expect(head.status == 200)
+        // Without --live, a page beyond the depth is served as the placeholder that says so.
+        let snapshot = served.output.url.appendingPathComponent("site/current").resolvingSymlinksInPath()
+        let manifest = try String(contentsOf: snapshot.appendingPathComponent("_mirror/manifest.tsv"), encoding: .utf8)
+        let reserved = manifest.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+            .first { $0.count > 2 && $0[1].hasSuffix(".html") && $0[2].isEmpty }
+        let reservedPath = String(try #require(reserved)[1].dropFirst())
+        let placeholder = try curl(served.base + "/" + reservedPath)
+        #expect(placeholder.status == 200, "\(reservedPath)")
+        #expect(placeholder.body.contains("Not in this mirror"), "\(placeholder.body)")
         await stop(served)
     }
 
@@ -85,11 +94,12 @@ import Testing
         let (origin, _) = try Self.fixture.get()
         let served = try await mirrorAndServe(["--depth", "0"], serve: ["--live"] + tlsArguments(origin.pki))
         let snapshot = served.output.url.appendingPathComponent("site/current").resolvingSymlinksInPath()
-        // /about is beyond depth 0: reserved in the manifest, absent on disk.
+        // /about is beyond depth 0: reserved in the manifest, a placeholder on disk.
         let manifest = try String(contentsOf: snapshot.appendingPathComponent("_mirror/manifest.tsv"), encoding: .utf8)
         let aboutLine = try #require(manifest.split(separator: "\n").first { $0.hasPrefix(origin.url(.mtls, path: "/about") + "\t") })
         let aboutPath = String(aboutLine.split(separator: "\t")[1].dropFirst())
-        #expect(!FileManager.default.fileExists(atPath: snapshot.appendingPathComponent(aboutPath).path))
+        let placeholder = try String(contentsOf: snapshot.appendingPathComponent(aboutPath), encoding: .utf8)
+        #expect(placeholder.contains("Not in this mirror"), "\(placeholder)")
         let before = origin.accessLogEntries(for: .mtls).count
 
         // Three browsers ask at once: one live fetch, three answers.
@@ -103,9 +113,10 @@ import Testing
         #expect(fetched.count == 1, "\(fetched)")
         #expect(fetched.first?.clientSubject.contains("mirror-client-1") == true)
 
-        // The page was rewritten like a crawl: no link to the origin.
+        // The page was rewritten like a crawl: no link to the origin. It replaced the placeholder.
         let stored = try String(contentsOf: snapshot.appendingPathComponent(aboutPath), encoding: .utf8)
         #expect(!stored.contains(origin.url(.mtls, path: "/about")))
+        #expect(!stored.contains("Not in this mirror"))
         let updated = try String(contentsOf: snapshot.appendingPathComponent("_mirror/manifest.tsv"), encoding: .utf8)
         #expect(updated.contains(origin.url(.mtls, path: "/about") + "\t=" + aboutPath + "\t200"))
 
@@ -163,7 +174,8 @@ import Testing
         let browser = try HeadlessBrowser()
         let served = try await mirrorAndServe(["--depth", "0"], serve: ["--live"] + tlsArguments(origin.pki))
         let snapshot = served.output.url.appendingPathComponent("site/current").resolvingSymlinksInPath()
-        #expect(!FileManager.default.fileExists(atPath: snapshot.appendingPathComponent("kitchen/index.html").path))
+        let kitchen = snapshot.appendingPathComponent("kitchen/index.html")
+        #expect(try String(contentsOf: kitchen, encoding: .utf8).contains("Not in this mirror"), "beyond the depth: a placeholder")
         let visit = try browser.visit(served.base + "/kitchen/index.html")
         await stopAndCheck(served) { log in
             let statuses = Self.accessStatuses(log)
@@ -172,7 +184,7 @@ import Testing
             #expect(failed.isEmpty, "failed requests: \(failed)")
         }
         #expect(visit.dom.contains("<title>Every reference kind</title>"), "\(visit.dom.prefix(300))")
-        #expect(FileManager.default.fileExists(atPath: snapshot.appendingPathComponent("kitchen/index.html").path))
+        #expect(try String(contentsOf: kitchen, encoding: .utf8).contains("<title>Every reference kind</title>"), "fetched live")
         let toOrigin = visit.requestedURLs.filter { $0.contains(":\(origin.port(.mtls))") }
         #expect(toOrigin.isEmpty, "the browser reached for the origin: \(toOrigin)")
         // The origin saw the mirror's client certificate on every live fetch.

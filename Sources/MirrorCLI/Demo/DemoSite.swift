@@ -30,7 +30,7 @@ enum DemoSite {
     /// How many link levels the demo crawl follows from the start page.
     static let crawlDepth = 2
 
-    /// The page one level beyond ``crawlDepth``: not in the mirror; `--live` fetches it.
+    /// The page one level beyond ``crawlDepth``: not in the mirror (a placeholder says so); `--live` fetches it.
     static let beyondDepthPage = "docs/archive/2019.html"
 
     /// Every file of the site.

@@ -257,10 +257,14 @@ actor CrawlState {
 
     /// A URL of the previous snapshot answered 404/410: it is left out of the new snapshot
     /// (counted as removed), and links to it keep a reserved local path.
-    func gone(_ item: FrontierItem) {
+    func gone(_ item: FrontierItem, status: Int) {
         frontier.fail(item)
         wakeWaiters()
+        goneStatuses[item.url.string] = status
     }
+
+    /// URLs of the previous snapshot that answered 404 or 410 this time, with that status.
+    private var goneStatuses: [String: Int] = [:]
 
     func failed(_ item: FrontierItem, kind: String, cause: String) {
         frontier.fail(item)
@@ -298,6 +302,14 @@ actor CrawlState {
 
     var outOfScopeList: [String] { outOfScope.sorted() }
 
+    /// A local path given to a URL that was linked but not mirrored.
+    struct Reservation: Sendable, Equatable {
+        let path: String
+        let isRequisite: Bool
+        /// As the manifest records it: `not mirrored: <failure kind>` or `not mirrored: beyond the crawl limits`.
+        let reason: String
+    }
+
     /// Gives every in-scope URL that was linked but not mirrored — beyond the depth or page
     /// limit, or failed with an HTTP or network error — the local path it would have, and records
     /// it in the manifest without a status. Pages then link to it locally, so the copy holds no
@@ -305,15 +317,15 @@ actor CrawlState {
     /// URLs refused by robots.txt or redirected out of scope stay absolute.
     ///
     /// - Parameter taken: the paths of the stored files (asked for only when a URL needs one).
-    /// - Returns: URL → reserved path.
-    func reservePaths(mapper: PathMapper, taken: () -> Set<String>) -> [String: String] {
+    /// - Returns: URL → reservation.
+    func reservePaths(mapper: PathMapper, taken: () -> Set<String>) -> [String: Reservation] {
         // Most candidates were stored: only the rest are sorted (for a deterministic order).
         let unstored = candidates.filter { key, _ in
             guard let entry = manifest.entry(forKey: key) else { return true }
             return entry.localPath == nil && aliases[key] == nil
         }
         guard !unstored.isEmpty else { return [:] }
-        var reserved: [String: String] = [:]
+        var reserved: [String: Reservation] = [:]
         var used = taken()
         let failedKinds = Dictionary(failures.map { ($0.url, $0.kind) }, uniquingKeysWith: { a, _ in a })
         for (key, isRequisite) in unstored.sorted(by: { $0.key < $1.key }) {
@@ -321,8 +333,10 @@ actor CrawlState {
             guard let url = WebURL(key) else { continue }
             let path = mapper.relativePath(for: url, contentType: isRequisite ? nil : "text/html")
             guard used.insert(path).inserted else { continue }
-            reserved[key] = path
-            let reason = failedKinds[key].map { "not mirrored: \($0)" } ?? "not mirrored: beyond the crawl limits"
+            let reason = failedKinds[key].map { "not mirrored: \($0)" }
+                ?? goneStatuses[key].map { "not mirrored: http-\($0), removed from the origin since the previous snapshot" }
+                ?? "not mirrored: beyond the crawl limits"
+            reserved[key] = Reservation(path: path, isRequisite: isRequisite, reason: reason)
             manifest.upsert(ManifestEntry(url: url, localPath: path, status: nil, fetchedAt: nil, error: reason))
         }
         return reserved

@@ -226,6 +226,36 @@ extension Crawler {
         return table
     }
 
+    /// The most placeholders one run writes: a page with 50,000 links beyond `--max-pages`
+    /// would otherwise add 50,000 files. The other reserved paths stay absent (the manifest
+    /// still lists them).
+    static let maxPlaceholders = 10_000
+
+    /// Writes a file at each reserved path (``CrawlState/reservePaths(mapper:taken:)``): for a
+    /// page, a ``NotMirroredPage`` that says why it is missing; for a requisite, an empty file.
+    /// So every local link of the copy opens something, from disk as through `serve`.
+    /// - Returns: how many could not be written, and the first such error.
+    /// - Throws: ``MirrorStore/StoreError/diskFull(path:)`` at once.
+    func writePlaceholders(for reserved: [String: CrawlState.Reservation], in fileSystem: SecureFileSystem,
+                           date: Date) throws(StoreError) -> (failed: Int, first: StoreError?) {
+        var failed = 0
+        var first: StoreError?
+        for (url, reservation) in reserved.sorted(by: { $0.key < $1.key }).prefix(Self.maxPlaceholders) {
+            let bytes = reservation.isRequisite
+                ? [] : NotMirroredPage.html(url: url, reason: reservation.reason, site: job.name, date: date)
+            do {
+                try directories.ensure(CreatedDirectories.parent(of: reservation.path), in: fileSystem)
+                try Self.writeNewFile(bytes, at: fileSystem.absolutePath(reservation.path), shownAs: reservation.path)
+            } catch {
+                if case .diskFull = error { throw error }
+                if case .io(_, _, EEXIST) = error { continue }  // a file is there already: keep it
+                failed += 1
+                if first == nil { first = error }
+            }
+        }
+        return (failed, first)
+    }
+
     /// Writes `index.html` at the snapshot root, leading to the start page, unless the start
     /// page (or another mirrored page) already is `index.html`.
     func writeRootIndex(staging: StagingSnapshot, paths: [String: String]) throws(StoreError) {

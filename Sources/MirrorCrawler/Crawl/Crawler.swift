@@ -102,7 +102,18 @@ public final class Crawler: Sendable {
         }
         let stored = paths
         let reserved = await state.reservePaths(mapper: mapper, taken: { Set(stored.values) })
-        paths.merge(reserved) { existing, _ in existing }
+        paths.merge(reserved.mapValues(\.path)) { existing, _ in existing }
+        var warnings: [String] = job.warnings
+        do {
+            // A placeholder only explains a missing page: the snapshot is complete without it.
+            let (failed, first) = try writePlaceholders(for: reserved, in: staging.fileSystem, date: started)
+            if let first {
+                warnings.append("\(failed) page(s) explaining why a linked URL is not mirrored could not be written, e.g. \(first.summary)")
+            }
+        } catch {
+            removeQuietly(staging.fileSystem.root)
+            throw .store(error)
+        }
         progress?.phase("rewriting links")
         // The manifest is final now: it is written while the documents are rewritten (the
         // rewrite waits on file creation more than on the cores).
@@ -113,7 +124,6 @@ public final class Crawler: Sendable {
         let manifestError = await manifestSaved
         logger.debug("\(job.name): rewrite phase \(Self.seconds(since: phaseStart)) (\(rewritten) documents)")
         phaseStart = Date()
-        var warnings: [String] = job.warnings
         if let full = rewriteFailures.first(where: { if case .diskFull = $0.error { true } else { false } }) {
             // A half-rewritten copy would link to the origin: publish nothing.
             removeQuietly(staging.fileSystem.root)
@@ -310,7 +320,7 @@ public final class Crawler: Sendable {
                 guard let status = previous?.manifest.entry(forKey: item.url.string)?.status, (200...299).contains(status) else { fallthrough }
                 // Gone since the last snapshot: dropped from the new one, not a failure.
                 unlink(temporaryPath)
-                await state.gone(item)
+                await state.gone(item, status: response.status)
             default:
                 unlink(temporaryPath)
                 await state.failed(item, kind: "http-\(response.status)", cause: "HTTP \(response.status)")

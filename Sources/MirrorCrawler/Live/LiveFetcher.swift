@@ -71,11 +71,12 @@ public actor LiveFetcher {
         // Load the current snapshot now: the server asks `isStale` before any miss.
         if let loaded = Self.load(from: store) {
             (loadedID, fileSystem, manifest, urlByPath) = (loaded.id, loaded.fileSystem, loaded.manifest, loaded.urlByPath)
-            freshness.replace(loaded.times)
+            freshness.replace(loaded.times, placeholders: loaded.placeholders)
         }
     }
 
-    /// Whether the file at `path` (below the site, starting with `/`) is older than the max age.
+    /// Whether the file at `path` (below the site, starting with `/`) is older than the max age,
+    /// or only a placeholder for a page the crawl did not mirror (``NotMirroredPage``).
     /// Cheap and synchronous: the server calls it for every file it serves.
     public nonisolated func isStale(path: String) -> Bool {
         freshness.isStale(Self.relative(path))
@@ -122,7 +123,8 @@ public actor LiveFetcher {
     // MARK: Fetching
 
     private func fetch(_ url: WebURL, forcedPath: String?, requestedPath: String, fileSystem: SecureFileSystem) async -> Outcome {
-        let stale = (try? fileSystem.read(forcedPath ?? requestedPath)) != nil
+        // A placeholder is no copy of the page: a failed fetch answers "not found".
+        let stale = !freshness.isPlaceholder(forcedPath ?? requestedPath) && (try? fileSystem.read(forcedPath ?? requestedPath)) != nil
         let decision = scope.classify(url, isRequisite: false, depth: 0)
         let requisite = scope.classify(url, isRequisite: true, depth: 0)
         guard decision == .page || requisite == .requisite || requisite == .page else { return .notInScope }
@@ -247,7 +249,7 @@ public actor LiveFetcher {
     private func reloadIfNeeded() {
         guard let id = store.currentID, id != loadedID, let loaded = Self.load(from: store) else { return }
         (loadedID, fileSystem, manifest, urlByPath) = (loaded.id, loaded.fileSystem, loaded.manifest, loaded.urlByPath)
-        freshness.replace(loaded.times)
+        freshness.replace(loaded.times, placeholders: loaded.placeholders)
     }
 
     private struct Loaded {
@@ -256,6 +258,8 @@ public actor LiveFetcher {
         let manifest: Manifest
         let urlByPath: [String: String]
         let times: [String: Date]
+        /// Reserved paths (no status): at most a placeholder is there (``NotMirroredPage``).
+        let placeholders: Set<String>
     }
 
     /// The current snapshot's manifest, its path → URL index and the fetch time of each file.
@@ -265,12 +269,16 @@ public actor LiveFetcher {
         let manifest = ((try? Manifest.loadIfPresent(from: fileSystem, at: "_mirror/manifest.tsv")) ?? nil) ?? Manifest()
         var urlByPath: [String: String] = [:]
         var times: [String: Date] = [:]
+        var reserved: Set<String> = []
+        var mirrored: Set<String> = []
         for entry in manifest {
             guard let local = entry.localPath else { continue }
             if urlByPath[local] == nil || entry.status != nil { urlByPath[local] = entry.url }
             if let fetched = entry.fetchedAt, entry.status != nil { times[local] = fetched }
+            if entry.status == nil { reserved.insert(local) } else { mirrored.insert(local) }
         }
-        return Loaded(id: id, fileSystem: fileSystem, manifest: manifest, urlByPath: urlByPath, times: times)
+        return Loaded(id: id, fileSystem: fileSystem, manifest: manifest, urlByPath: urlByPath, times: times,
+                      placeholders: reserved.subtracting(mirrored))
     }
 
     static func relative(_ path: String) -> String {
@@ -285,27 +293,37 @@ public actor LiveFetcher {
 final class FreshnessIndex: @unchecked Sendable {
     private let lock = NSLock()
     private var times: [String: Date] = [:]
+    /// Paths holding a placeholder, not a mirrored file: always fetched.
+    private var placeholders: Set<String> = []
     let maxAge: TimeInterval?
 
     init(maxAge: TimeInterval?) { self.maxAge = maxAge }
 
     func isStale(_ path: String) -> Bool {
-        guard let maxAge else { return false }
         lock.lock()
         defer { lock.unlock() }
-        guard let fetched = times[path] else { return false }
+        if placeholders.contains(path) { return true }
+        guard let maxAge, let fetched = times[path] else { return false }
         return Date().timeIntervalSince(fetched) > maxAge
+    }
+
+    func isPlaceholder(_ path: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return placeholders.contains(path)
     }
 
     func record(_ path: String, fetchedAt: Date) {
         lock.lock()
         times[path] = fetchedAt
+        placeholders.remove(path)
         lock.unlock()
     }
 
-    func replace(_ all: [String: Date]) {
+    func replace(_ all: [String: Date], placeholders reserved: Set<String>) {
         lock.lock()
         times = all
+        placeholders = reserved
         lock.unlock()
     }
 }

@@ -1,3 +1,5 @@
+import MirrorCore
+
 /// The body of a response queued on a connection.
 enum ResponseBody {
     /// No body (HEAD, 304, 416, redirects without a page).

@@ -1,0 +1,48 @@
+import Foundation
+import MirrorCore
+
+/// The page written at the reserved local path of an in-scope page that the crawl linked but did
+/// not mirror (beyond `--depth` or `--max-pages`, or failed), so that the link opens a page that
+/// says why instead of a missing file. It names the URL as text only: a link to the origin
+/// would be one more in-scope reference to it. A failed requisite gets an empty file instead
+/// (a browser shows the same broken image or empty style it would have shown from the origin).
+///
+/// `serve --live` recognises these files through the manifest (a local path without a
+/// status) and fetches the page instead of serving them.
+enum NotMirroredPage {
+    /// The text a placeholder page starts with.
+    static let marker = "<!doctype html>\n<!-- mtls-mirror: not mirrored -->\n"
+
+    /// The page for `url`.
+    /// - Parameters:
+    ///   - url: the page's URL.
+    ///   - reason: why it is not in the mirror, as the manifest records it (`not mirrored: …`).
+    ///   - site: the site's name.
+    ///   - date: when the snapshot was made.
+    static func html(url: String, reason: String, site: String, date: Date) -> [UInt8] {
+        let cause = reason.hasPrefix("not mirrored: ") ? String(reason.dropFirst("not mirrored: ".count)) : reason
+        let explanation: String
+        if cause == "beyond the crawl limits" {
+            explanation = "It is beyond the crawl limits of this copy (<code>--depth</code>, <code>--max-pages</code>, <code>--max-bytes</code>)."
+        } else if cause.hasPrefix("http-"), let status = Int(cause.dropFirst(5).prefix { $0.isNumber }) {
+            explanation = "The origin answered HTTP \(status) (<code>" + htmlEscape(cause) + "</code>)."
+        } else {
+            explanation = "The crawl could not fetch it (<code>" + htmlEscape(cause) + "</code>; the run's report has the details)."
+        }
+        let text = marker + """
+            <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">
+            <title>Not in this mirror</title>
+            <style>body{font:16px/1.5 system-ui,sans-serif;max-width:42em;margin:3em auto;padding:0 1em;color:#222}code{word-break:break-all}</style>
+            </head><body>
+            <h1>Not in this mirror</h1>
+            <p>The pages of this copy link to <code>\(htmlEscape(url))</code>, but it was not mirrored.</p>
+            <p>\(explanation)</p>
+            <p><code>mtls-mirror serve --live</code> fetches it over mTLS when a browser asks for it; a later
+            <code>mtls-mirror mirror</code> or <code>refresh</code> of site <code>\(htmlEscape(site))</code> tries it again.</p>
+            <p><small>Snapshot of \(htmlEscape(UTCTime.iso8601(date))).</small></p>
+            </body></html>
+
+            """
+        return Array(text.utf8)
+    }
+}

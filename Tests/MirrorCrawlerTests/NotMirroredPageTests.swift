@@ -1,0 +1,47 @@
+import Foundation
+import MirrorCore
+import Testing
+@testable import MirrorCrawler
+
+@Suite struct NotMirroredPageTests {
+    @Test func namesTheURLAndTheReasonAsTextAndLinksNowhere() {
+        let url = "https://intranet.example/a?b=1&c=<script>alert(1)</script>"
+        let page = String(decoding: NotMirroredPage.html(
+            url: url, reason: "not mirrored: http-404", site: "intra\"net",
+            date: Date(timeIntervalSince1970: 1_800_000_000)), as: UTF8.self)
+        #expect(page.hasPrefix(NotMirroredPage.marker))
+        #expect(page.contains("<code>https://intranet.example/a?b=1&amp;c=&lt;script&gt;alert(1)&lt;/script&gt;</code>"))
+        #expect(!page.contains("<script>"))
+        #expect(page.contains("<code>http-404</code>"))
+        #expect(page.contains("<code>intra&quot;net</code>"))
+        #expect(page.contains("2027-01-15T08:00:00Z"), "\(page)")
+        #expect(!page.contains("href="))
+        #expect(!page.contains("src="))
+
+        let limits = String(decoding: NotMirroredPage.html(
+            url: "https://intranet.example/deep", reason: "not mirrored: beyond the crawl limits", site: "s", date: Date()),
+            as: UTF8.self)
+        #expect(limits.contains("beyond the crawl limits"))
+        #expect(limits.contains("--depth"))
+        #expect(!limits.contains("could not fetch"))
+    }
+
+    @Test func placeholdersAreAlwaysStaleUntilAFetchIsRecorded() {
+        let index = FreshnessIndex(maxAge: nil)
+        index.replace(["page.html": Date()], placeholders: ["beyond.html"])
+        #expect(index.isStale("beyond.html"))
+        #expect(index.isPlaceholder("beyond.html"))
+        #expect(!index.isStale("page.html"), "no max age: a mirrored file is never stale")
+        #expect(!index.isPlaceholder("page.html"))
+        index.record("beyond.html", fetchedAt: Date())
+        #expect(!index.isStale("beyond.html"))
+        #expect(!index.isPlaceholder("beyond.html"))
+
+        let aged = FreshnessIndex(maxAge: 60)
+        aged.replace(["old.html": Date(timeIntervalSinceNow: -120), "new.html": Date()], placeholders: ["p.html"])
+        #expect(aged.isStale("old.html"))
+        #expect(!aged.isStale("new.html"))
+        #expect(aged.isStale("p.html"))
+        #expect(!aged.isStale("unknown.html"))
+    }
+}
