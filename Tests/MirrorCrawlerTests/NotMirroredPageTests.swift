@@ -24,6 +24,17 @@ import Testing
         #expect(limits.contains("beyond the crawl limits"))
         #expect(limits.contains("--depth"))
         #expect(!limits.contains("could not fetch"))
+
+        let robots = String(decoding: NotMirroredPage.html(
+            url: "https://intranet.example/private/", reason: "not mirrored: robots", cause: "disallowed by robots.txt",
+            site: "s", date: Date()), as: UTF8.self)
+        #expect(robots.contains("robots.txt disallows it") && robots.contains("--ignore-robots"))
+
+        let redirect = String(decoding: NotMirroredPage.html(
+            url: "https://intranet.example/sso", reason: "not mirrored: redirect-out-of-scope",
+            cause: "redirects to https://login.example/?next=<x>, outside the scope", site: "s", date: Date()), as: UTF8.self)
+        #expect(redirect.contains("(<code>redirect-out-of-scope</code>): redirects to https://login.example/?next=&lt;x&gt;, outside the scope."))
+        #expect(!redirect.contains("href="))
     }
 
     @Test func placeholdersAreAlwaysStaleUntilAFetchIsRecorded() {

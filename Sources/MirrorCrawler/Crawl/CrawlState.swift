@@ -308,13 +308,16 @@ actor CrawlState {
         let isRequisite: Bool
         /// As the manifest records it: `not mirrored: <failure kind>` or `not mirrored: beyond the crawl limits`.
         let reason: String
+        /// The failure's cause as the report gives it (`disallowed by robots.txt`, `HTTP 404`, …), if it failed.
+        var cause: String? = nil
     }
 
     /// Gives every in-scope URL that was linked but not mirrored — beyond the depth or page
     /// limit, or failed with an HTTP or network error — the local path it would have, and records
     /// it in the manifest without a status. Pages then link to it locally, so the copy holds no
-    /// in-scope link to the origin, and `serve --live` can fetch it when a browser asks.
-    /// URLs refused by robots.txt or redirected out of scope stay absolute.
+    /// in-scope link to the origin, and `serve --live` can fetch it when a browser asks. That
+    /// includes URLs robots.txt disallows and in-scope URLs that redirect out of scope: their
+    /// placeholder says so.
     ///
     /// - Parameter taken: the paths of the stored files (asked for only when a URL needs one).
     /// - Returns: URL → reservation.
@@ -327,16 +330,15 @@ actor CrawlState {
         guard !unstored.isEmpty else { return [:] }
         var reserved: [String: Reservation] = [:]
         var used = taken()
-        let failedKinds = Dictionary(failures.map { ($0.url, $0.kind) }, uniquingKeysWith: { a, _ in a })
+        let failed = Dictionary(failures.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
         for (key, isRequisite) in unstored.sorted(by: { $0.key < $1.key }) {
-            if let kind = failedKinds[key], kind == "robots" || kind == "redirect-out-of-scope" || kind == "redirect-refused" { continue }
             guard let url = WebURL(key) else { continue }
             let path = mapper.relativePath(for: url, contentType: isRequisite ? nil : "text/html")
             guard used.insert(path).inserted else { continue }
-            let reason = failedKinds[key].map { "not mirrored: \($0)" }
+            let reason = failed[key].map { "not mirrored: \($0.kind)" }
                 ?? goneStatuses[key].map { "not mirrored: http-\($0), removed from the origin since the previous snapshot" }
                 ?? "not mirrored: beyond the crawl limits"
-            reserved[key] = Reservation(path: path, isRequisite: isRequisite, reason: reason)
+            reserved[key] = Reservation(path: path, isRequisite: isRequisite, reason: reason, cause: failed[key]?.cause)
             manifest.upsert(ManifestEntry(url: url, localPath: path, status: nil, fetchedAt: nil, error: reason))
         }
         return reserved

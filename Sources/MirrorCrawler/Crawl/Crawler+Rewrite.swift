@@ -242,7 +242,7 @@ extension Crawler {
         var first: StoreError?
         for (url, reservation) in reserved.sorted(by: { $0.key < $1.key }).prefix(Self.maxPlaceholders) {
             let bytes = reservation.isRequisite
-                ? [] : NotMirroredPage.html(url: url, reason: reservation.reason, site: job.name, date: date)
+                ? [] : NotMirroredPage.html(url: url, reason: reservation.reason, cause: reservation.cause, site: job.name, date: date)
             do {
                 try directories.ensure(CreatedDirectories.parent(of: reservation.path), in: fileSystem)
                 try Self.writeNewFile(bytes, at: fileSystem.absolutePath(reservation.path), shownAs: reservation.path)

@@ -17,17 +17,22 @@ enum NotMirroredPage {
     /// - Parameters:
     ///   - url: the page's URL.
     ///   - reason: why it is not in the mirror, as the manifest records it (`not mirrored: …`).
+    ///   - cause: the failure's cause as the run's report gives it, if the fetch failed.
     ///   - site: the site's name.
     ///   - date: when the snapshot was made.
-    static func html(url: String, reason: String, site: String, date: Date) -> [UInt8] {
-        let cause = reason.hasPrefix("not mirrored: ") ? String(reason.dropFirst("not mirrored: ".count)) : reason
+    static func html(url: String, reason: String, cause: String? = nil, site: String, date: Date) -> [UInt8] {
+        let kind = reason.hasPrefix("not mirrored: ") ? String(reason.dropFirst("not mirrored: ".count)) : reason
         let explanation: String
-        if cause == "beyond the crawl limits" {
+        if kind == "beyond the crawl limits" {
             explanation = "It is beyond the crawl limits of this copy (<code>--depth</code>, <code>--max-pages</code>, <code>--max-bytes</code>)."
-        } else if cause.hasPrefix("http-"), let status = Int(cause.dropFirst(5).prefix { $0.isNumber }) {
-            explanation = "The origin answered HTTP \(status) (<code>" + htmlEscape(cause) + "</code>)."
+        } else if kind == "robots" {
+            explanation = "The site's robots.txt disallows it, and the crawl honours robots.txt (<code>--ignore-robots</code> turns that off)."
+        } else if kind.hasPrefix("http-"), let status = Int(kind.dropFirst(5).prefix { $0.isNumber }) {
+            explanation = "The origin answered HTTP \(status) (<code>" + htmlEscape(kind) + "</code>)."
+        } else if let cause {
+            explanation = "The crawl could not fetch it (<code>" + htmlEscape(kind) + "</code>): " + htmlEscape(cause) + "."
         } else {
-            explanation = "The crawl could not fetch it (<code>" + htmlEscape(cause) + "</code>; the run's report has the details)."
+            explanation = "The crawl could not fetch it (<code>" + htmlEscape(kind) + "</code>; the run's report has the details)."
         }
         let text = marker + """
             <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">
