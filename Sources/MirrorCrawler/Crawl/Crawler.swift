@@ -103,18 +103,11 @@ public final class Crawler: Sendable {
         let stored = paths
         let reserved = await state.reservePaths(mapper: mapper, taken: { Set(stored.values) })
         paths.merge(reserved.mapValues(\.path)) { existing, _ in existing }
-        var warnings: [String] = job.warnings
-        do {
-            // A placeholder only explains a missing page: the snapshot is complete without it.
-            let (failed, first) = try writePlaceholders(for: reserved, in: staging.fileSystem, date: started)
-            if let first {
-                warnings.append("\(failed) page(s) explaining why a linked URL is not mirrored could not be written, e.g. \(first.summary)")
-            }
-        } catch {
-            removeQuietly(staging.fileSystem.root)
-            throw .store(error)
-        }
         progress?.phase("rewriting links")
+        // Placeholders go to paths no stored file has: written beside the rewrite.
+        async let placeholders = Result { () throws(StoreError) in
+            try writePlaceholders(for: reserved, in: staging.fileSystem, date: started)
+        }
         // The manifest is final now: it is written while the documents are rewritten (the
         // rewrite waits on file creation more than on the cores).
         let manifest = await state.manifest
@@ -122,6 +115,17 @@ public final class Crawler: Sendable {
         let (rewritten, rewriteFailures) = await rewriteDocuments(
             state: state, staging: staging, originals: originals, paths: paths, previous: previous)
         let manifestError = await manifestSaved
+        var warnings: [String] = job.warnings
+        switch await placeholders {
+        case .success(let (failed, first)):
+            // A placeholder only explains a missing page: the snapshot is complete without it.
+            if let first {
+                warnings.append("\(failed) page(s) explaining why a linked URL is not mirrored could not be written, e.g. \(first.summary)")
+            }
+        case .failure(let error):
+            removeQuietly(staging.fileSystem.root)
+            throw .store(error)
+        }
         logger.debug("\(job.name): rewrite phase \(Self.seconds(since: phaseStart)) (\(rewritten) documents)")
         phaseStart = Date()
         if let full = rewriteFailures.first(where: { if case .diskFull = $0.error { true } else { false } }) {

@@ -2,8 +2,8 @@ import Foundation
 import MirrorCore
 
 /// The page written at the reserved local path of an in-scope page that the crawl linked but did
-/// not mirror (beyond `--depth` or `--max-pages`, or failed), so that the link opens a page that
-/// says why instead of a missing file. It names the URL as text only: a link to the origin
+/// not mirror (beyond the limits, disallowed by robots.txt, redirected out of scope, failed), so
+/// that the link opens a page that says why instead of a missing file. It names the URL as text only: a link to the origin
 /// would be one more in-scope reference to it. A failed requisite gets an empty file instead
 /// (a browser shows the same broken image or empty style it would have shown from the origin).
 ///
