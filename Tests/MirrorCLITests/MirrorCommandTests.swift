@@ -192,6 +192,23 @@ import Testing
         }
     }
 
+    @Test func theRootIndexLeadsToTheStartPageEvenWhenTheSiteRootIsNotMirrored() throws {
+        let f = try Self.fixture.get()
+        try f.origin.site.write("sub/start.html", #"<!doctype html><title>start</title><a href="/">home</a>"#)
+        let output = try TemporaryDirectory()
+        let result = mirror(f, output, path: "/sub/start.html", ["--depth", "0"])
+        #expect(result.exitCode == 0, "\(result)")
+        let snapshot = output.url.appendingPathComponent("site/current").resolvingSymlinksInPath()
+        // "/" is beyond the depth: its reserved path is index.html, which leads to the start page.
+        let manifest = try manifestURLs(snapshot)
+        #expect(manifest[Self.origin(f.origin.url(.mtls)) + "/"] == "=index.html")
+        let index = try String(contentsOf: snapshot.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains("url=sub/start.html"), "\(index)")
+        #expect(!index.contains("Not in this mirror"))
+        let start = try String(contentsOf: snapshot.appendingPathComponent("sub/start.html"), encoding: .utf8)
+        #expect(start.contains(#"<a href="../index.html">"#), "\(start)")
+    }
+
     @Test func failedStartPublishesNothing() throws {
         let f = try Self.fixture.get()
         let output = try TemporaryDirectory()

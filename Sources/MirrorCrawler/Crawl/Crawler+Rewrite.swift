@@ -241,6 +241,8 @@ extension Crawler {
         var failed = 0
         var first: StoreError?
         for (url, reservation) in reserved.sorted(by: { $0.key < $1.key }).prefix(Self.maxPlaceholders) {
+            // The snapshot's own index.html leads to the start page (``writeRootIndex``).
+            if reservation.path == "index.html" { continue }
             let bytes = reservation.isRequisite
                 ? [] : NotMirroredPage.html(url: url, reason: reservation.reason, cause: reservation.cause, site: job.name, date: date)
             do {
