@@ -12,6 +12,7 @@
 #                        has sch_netem (needs root), otherwise Benchmarks/delay-proxy.py
 #   --latency-proxy      always use delay-proxy.py (also with --latency 0: the proxy's overhead)
 #   --netns              use the network namespace without added delay (needs root)
+#   --http1              the origin speaks HTTP/1.1 only (no `http2` on nginx's listen line)
 #   --refresh            time an unchanged refresh: each tool mirrors once (not timed), then runs
 #                        again on the same output (timed); plus a curl --parallel revalidation baseline
 #   --change PCT         with --refresh: before each refresh, change PCT % of the site's HTML
@@ -47,6 +48,7 @@ while [ $# -gt 0 ]; do
         --latency) latency=$2; shift 2 ;;
         --latency-proxy) use_proxy=1; shift ;;
         --netns) netns=1; shift ;;
+        --http1) origin_http2=""; shift ;;
         --refresh) refresh=1; shift ;;
         --change) change_pct=$2; shift 2 ;;
         --kills) kills=$2; shift 2 ;;
@@ -559,6 +561,7 @@ network="loopback"
 [ "$netns" = 1 ] && network="network namespace, no added delay"
 [ "$netns" = 1 ] && [ "$latency" != 0 ] && network="network namespace, tc netem round trip ≈ ${latency} ms"
 [ "$use_proxy" = 1 ] && network="loopback through Benchmarks/delay-proxy.py, round trip ≈ ${latency} ms"
+[ -z "$origin_http2" ] && network="$network, HTTP/1.1-only origin"
 python3 Benchmarks/bench-report.py --work "$work" --pages "$pages" --expected-urls "$expected_urls" \
     --network "$network" --jobs "$jobs" --mtls-jobs "$mtls_jobs" --runs "$runs" --refresh "$refresh" --change "$change_pct" --parallel-max "$parallel_max" \
     --latency "$latency" --note "$mtls_note" --connect "$measured"

@@ -5,7 +5,8 @@
 #   origin_free_port                      prints a free loopback TCP port
 #   origin_write_nginx_conf HOST PORT CHAIN KEY PKI ROOT
 #                                         writes $work/nginx.conf (access log $work/logs/access.log
-#                                         with format `bench`: status, body bytes, request)
+#                                         with format `bench`: status, body bytes, request); HTTP/2
+#                                         unless origin_http2 is set empty (HTTP/1.1 only)
 #   origin_start_nginx [PREFIX-COMMAND...]  starts nginx in the foreground as a child; sets nginx_pid
 #   origin_wait_ready URL CURL-TLS-ARGS...  waits until URL answers 200 (returns 1 after ~10 s)
 #   origin_start_proxy TARGET ONE-WAY-MS  starts Benchmarks/delay-proxy.py on a free port and
@@ -15,7 +16,7 @@
 #   origin_log_summary FROM [TO]          "requests body-bytes 2xx 304 other" between two offsets
 #   origin_cleanup                        stops the proxies and nginx (call from an EXIT trap)
 
-origin_nginx_pid="" origin_proxy_pids=() origin_proxy_port=""
+origin_nginx_pid="" origin_proxy_pids=() origin_proxy_port="" origin_http2=${origin_http2-http2}
 origin_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # The real interpreter, not a version-manager shim, so that $! is the proxy's own pid.
 origin_python=$(python3 -c 'import sys; print(sys.executable)')
@@ -44,7 +45,7 @@ http {
     client_body_temp_path $work/tmp-body; proxy_temp_path $work/tmp-proxy;
     fastcgi_temp_path $work/tmp-fcgi; uwsgi_temp_path $work/tmp-uwsgi; scgi_temp_path $work/tmp-scgi;
     server {
-        listen $host:$port ssl http2;
+        listen $host:$port ssl${origin_http2:+ $origin_http2};
         server_name localhost;
         ssl_certificate $chain;
         ssl_certificate_key $key;

@@ -154,7 +154,7 @@ import Testing
         #expect(site.limits.maxFileSize == 268_435_456 && site.limits.maxHTMLBytes == 33_554_432)
         #expect(site.limits.maxPages == nil && site.limits.maxBytes == nil)
         #expect(site.limits.maxRedirects == 10 && site.limits.maxURLLength == 8192 && site.limits.maxDecompressionRatio == 200)
-        #expect(site.limits.perHostConnections == 16 && site.limits.retries == 2)
+        #expect(site.limits.perHostConnections == 32 && site.limits.retries == 2)
         #expect(site.limits.connectTimeout == 15 && site.limits.idleTimeout == 30 && site.limits.totalTimeout == 600)
         #expect(site.http.headers.isEmpty && site.http.userAgent == nil && site.http.cookies == nil && !site.http.allowDowngrade)
         #expect(site.refresh.every == nil && site.refresh.jitter == 0 && site.refresh.keep == 5 && site.refresh.expiryWarningDays == 30)

@@ -30,7 +30,7 @@ struct MirrorCommand {
         OptionSpec("max-redirs", value: "N", help: "Follow at most N redirects per URL (default 10)."),
         OptionSpec("allow-downgrade", help: "Follow redirects from https to plain http."),
         OptionSpec("retry", value: "N", help: "Retry 5xx, 429 and timeouts N times (default 2)."),
-        OptionSpec("per-host", value: "N", help: "Connections per host (default 16)."),
+        OptionSpec("per-host", value: "N", help: "Connections per host (default 32; over HTTP/1.1 the concurrency per host)."),
         OptionSpec("connect-timeout", value: "SECONDS", help: "Connect time limit (default 15)."),
         OptionSpec("idle-timeout", value: "SECONDS", help: "Fail a transfer that stalls this long (default 30)."),
         OptionSpec("max-time", value: "SECONDS", help: "Total time limit per transfer (default 600)."),

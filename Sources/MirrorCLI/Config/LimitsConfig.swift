@@ -1,3 +1,5 @@
+import MirrorCrawler
+
 /// Caps that keep one site's crawl bounded. Sizes are bytes, durations seconds.
 public struct LimitsConfig: Sendable, Equatable {
     /// Stop after this many pages; `nil` means no limit.
@@ -14,8 +16,8 @@ public struct LimitsConfig: Sendable, Equatable {
     public var maxDecompressionRatio = 200.0
     /// Biggest HTML document handed to the parser. Default 32 MiB.
     public var maxHTMLBytes: Int64 = 32 << 20
-    /// Concurrent connections per host (1…64). Default 8.
-    public var perHostConnections = 16
+    /// Concurrent connections per host (1…64). Default 32 (``MirrorCrawler/CrawlLimits/perHostConnections``).
+    public var perHostConnections = CrawlLimits().perHostConnections
     /// Time to establish a connection. Default 15 s.
     public var connectTimeout = 15.0
     /// Longest pause without data. Default 30 s.
