@@ -34,8 +34,20 @@ final class CurlMultiEngine: @unchecked Sendable {
     private var wakeupPending = false
     /// The multi and share handles were freed (see `releaseHandles()`).
     private var released = false
+    /// Polls that waited their whole timeout while transfers were in flight (see
+    /// ``stalledPolls``). Guarded by `lock`.
+    private var stalledPollCount = 0
     // Engine thread only:
     private var active: [UInt64: CurlTransfer] = [:]
+
+    /// How many times the engine waited a whole poll timeout (one second) while transfers were
+    /// in flight. Against a server that answers at once this stays 0; a count there means
+    /// libcurl held received data where polling the sockets could not see it.
+    var stalledPolls: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return stalledPollCount
+    }
 
     init(profile: TLSProfile?, limits: Limits) throws(HTTPError) {
         CurlGlobal.ensureInitialised()
@@ -124,6 +136,9 @@ final class CurlMultiEngine: @unchecked Sendable {
         curl_multi_wakeup(multi)
     }
 
+    /// The longest wait for socket activity or a wakeup; libcurl shortens it to its own timers.
+    static let pollTimeoutMilliseconds: Int32 = 1000
+
     private func startThread() {
         let thread = Thread { [self] in self.run() }
         thread.name = "mtls-mirror.curl"
@@ -191,7 +206,15 @@ final class CurlMultiEngine: @unchecked Sendable {
             // After completions, go round again at once: with HTTP/2, other streams' frames may
             // already sit in libcurl's buffers, where polling the socket would not see them.
             var ready: Int32 = 0
-            _ = curl_multi_poll(multi, nil, 0, completed > 0 || !incoming.isEmpty ? 0 : 1000, &ready)
+            let timeout: Int32 = completed > 0 || !incoming.isEmpty ? 0 : Self.pollTimeoutMilliseconds
+            let pollStart = timeout > 0 && !active.isEmpty ? DispatchTime.now().uptimeNanoseconds : nil
+            _ = curl_multi_poll(multi, nil, 0, timeout, &ready)
+            if let pollStart, ready == 0,
+               DispatchTime.now().uptimeNanoseconds - pollStart >= UInt64(timeout) * 1_000_000 {
+                lock.lock()
+                stalledPollCount += 1
+                lock.unlock()
+            }
         }
     }
 }

@@ -15,6 +15,10 @@ import Glibc
 /// CURLOPT_PRIVATE, CURLOPT_WRITEDATA, CURLOPT_HEADERDATA and CURLOPT_SSL_CTX_DATA until the
 /// engine completes it.
 final class CurlTransfer: @unchecked Sendable {
+    /// CURLOPT_BUFFERSIZE: the largest TLS record's plaintext (2^14 bytes), so that one read
+    /// drains a record (see `configure`). 256 transfers in flight hold 4 MiB of these.
+    static let receiveBufferBytes = 16 * 1024
+
     let request: HTTPRequest
     let profile: TLSProfile?
     let host: String
@@ -105,9 +109,11 @@ final class CurlTransfer: @unchecked Sendable {
         // 2.5 s against 5.7 s, because one connection funnels every frame through one socket.
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 0), "pipewait")
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1), "keepalive")
-        // Each transfer in flight holds one receive buffer: 8 KiB (curl's default is 16) keeps
-        // 256 concurrent transfers within the memory bound; bodies stream to disk anyway.
-        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 8 * 1024), "buffer size")
+        // The receive buffer must hold a whole TLS record (16 KiB of plaintext at most). With a
+        // smaller one, libcurl 7.88 leaves the rest of a record in OpenSSL's buffer, where
+        // polling the socket cannot see it: a response that ends in such a record waited for
+        // the engine's one-second poll timeout (a 13 KB start page stalled every crawl by 1 s).
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, Self.receiveBufferBytes), "buffer size")
 
         let timeouts = request.timeouts
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(timeouts.connect * 1000)), "connect timeout")

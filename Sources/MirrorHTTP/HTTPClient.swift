@@ -76,6 +76,15 @@ public final class HTTPClient: Sendable {
         return try result.get()
     }
 
+    /// Polls, over all engines, that waited a whole second while transfers were in flight:
+    /// 0 against a server that answers at once (see ``CurlMultiEngine/stalledPolls``).
+    var stalledPolls: Int {
+        state.lock.lock()
+        let engines = Array(state.engines.values)
+        state.lock.unlock()
+        return engines.reduce(0) { $0 + $1.stalledPolls }
+    }
+
     /// Stops every engine thread and waits for them. Later requests fail as cancelled.
     public func shutdown() {
         state.lock.lock()

@@ -313,6 +313,27 @@ import Testing
         }
     }
 
+    /// A response whose last TLS record was only partly read used to sit in OpenSSL's buffer,
+    /// unseen by the engine's poll, until the one-second timeout: every start page of 8–16 KB
+    /// stalled a crawl. One transfer at a time, so no other traffic wakes the engine.
+    @Test func responsesAroundTheTLSRecordSizeCompleteWithoutWaitingForThePollTimeout() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let profile = s.profile(try s.identity())
+        let sizes = [1_000, 8_300, 9_000, 11_000, 13_011, 15_000, 16_300, 16_384, 20_000, 40_000, 100_000]
+        for size in sizes {
+            let body = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 7) })
+            try s.nginx.site.write("record-\(size).bin", body)
+        }
+        for size in sizes {
+            let response = try await s.get(.mtls, "/record-\(size).bin", profile)
+            #expect(response.status == 200)
+            #expect(response.httpVersion == "2")
+            #expect(response.body.count == size, "record-\(size).bin")
+        }
+        #expect(s.client.stalledPolls == 0, "the engine waited out its poll timeout with a response half read")
+    }
+
     @Test func closedPortIsANetworkError() async throws {
         let s = try Setup()
         defer { s.client.shutdown() }
