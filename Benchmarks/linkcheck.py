@@ -8,7 +8,8 @@ Reads every .html/.htm/.css file (and extensionless files that start like HTML),
 references of HTML attributes (href, src, srcset, poster, data, background, xlink:href, meta
 refresh), <style> blocks, style attributes and CSS files (url(), @import, image-set strings), and
 classifies each with file:// semantics: fragment dropped; a query makes a local reference broken
-(a browser drops it when opening a file); percent-decoded; `/x` and `../` past ROOT escape it.
+(a browser drops it when opening a file); percent-decoded; `/x` and `../` past ROOT escape it;
+an absolute URL with a scheme other than http(s) (ftp:, news:, file:) counts as external.
 With --expected (gen-site.py's _expected.json) it also reports how many reachable origin URLs have
 a local file (trying the names mirrors use: the path decoded, as sent, and with `@` as `^40`; each
 as is, index.html for `dir/`, with `.html` and `@.html` suffixes, and `name?…`/`name@…`/`name%3F…`
@@ -118,7 +119,8 @@ def classify(ref, directory, origins):
     if re.match(r"^[a-z][a-z0-9+.-]*:", low):
         if low.startswith(("http:", "https:")):
             return ("origin" if any(low.startswith(o.lower()) for o in origins) else "external"), None
-        return "broken", None
+        # ftp:, news:, file:… name no file of the mirror (and no origin URL): a mirror leaves them.
+        return "external", None
     path = ref.split("#", 1)[0]
     if "?" in path:
         return "broken", None

@@ -194,6 +194,14 @@ extension WebURL {
         return out
     }
 
+    /// The fragment a reference's raw fragment text (after its `#`) gives a resolved URL, as
+    /// ``resolving(_:maximumLength:)`` normalises it: `nil` when empty. For text free of
+    /// spaces and control characters (the resolution removes and rejects those first).
+    public static func normalizedFragment(_ raw: Substring) -> String? {
+        let text = normalizePercentEncoding(ArraySlice(raw.utf8), allowed: ASCII.isQueryCharacter)
+        return text.isEmpty ? nil : text
+    }
+
     /// Normalises percent-encoding (RFC 3986 §6.2.2): upper-case hex, encoded unreserved
     /// characters decoded, characters outside `allowed` encoded, a stray `%` encoded as `%25`.
     static func normalizePercentEncoding(

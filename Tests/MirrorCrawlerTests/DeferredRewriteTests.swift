@@ -105,6 +105,29 @@ struct DeferredRewriteTests {
         #expect(!links.contains { $0.url.string.hasPrefix("mailto:") || $0.url.string.hasPrefix("data:") })
     }
 
+    @Test("a document offers each URL once per kind of reference, counting its references")
+    func discoveredLinksAreOfferedOncePerKind() throws {
+        let html = """
+            <a href="p.html#one">1</a><a href="p.html#two">2</a><a href="p.html">3</a><a href="https://out.example/x">o</a>
+            <img src="i.png"><img src="i.png#frag"><a href="i.png">as a page</a><a href="https://out.example/x#y">o</a>
+            """
+        let extraction = try HTMLExtractor.extract(Array(html.utf8), contentType: "text/html")
+        let base = try webURL(Self.documentURL)
+        for cache in [nil, ResolutionCache()] {
+            var draft: DeferredRewrite.Draft? = DeferredRewrite.Draft(charset: extraction.charset, length: html.utf8.count)
+            let links = Crawler.discover(extraction.references, base: base, maxURLLength: 8192, draft: &draft, cache: cache)
+            let summary = links.map { "\($0.url.string) \($0.isRequisite ? "requisite" : "page") ×\($0.occurrences)" }
+            #expect(summary == [
+                "https://example.com/docs/guide/p.html page ×3", "https://out.example/x page ×2",
+                "https://example.com/docs/guide/i.png requisite ×2", "https://example.com/docs/guide/i.png page ×1",
+            ])
+            // The rewrite still sees all eight references, fragments kept.
+            var table = URLTable()
+            let rewrite = try #require(draft.flatMap { DeferredRewrite($0, table: &table) })
+            #expect(rewrite.sites.count == 8)
+        }
+    }
+
     @Test("a <base href> is resolved against, then removed")
     func baseIsNeutralised() throws {
         let bytes = Array(#"<html><head><base href="/base/"></head><body><a href="rel.html">r</a></body></html>"#.utf8)

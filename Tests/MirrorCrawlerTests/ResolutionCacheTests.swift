@@ -12,6 +12,10 @@ import Testing
         "d.css", "../up.png", "./same.js", "/root.html", "?q=1", "#top", "", "  spaced.html", "//cdn.test/x.js",
         "https://abs.test/p", "mailto:x@y", "javascript:void(0)", "a/../b/./c.html", "%2e%2e/x", "sub/", "d.css#f",
         "http:relative", "\\back\\slash.png", "a b.html", "q?x=1#y",
+        // Fragments: looked up without them, normalised apart.
+        "p.html#a", "p.html#b", "p.html#%7e%41", "p.html#", "p.html#x#y", "p.html#é", "p.html#a b", "p.html#\tz",
+        "https://abs.test/p#Frag%41", "//cdn.test/x.js#f", "http:#x", "http:p.html#x", "mailto:a#b", "%zz#f",
+        "http://[bad#x", "../up.png?v=2#f", "sub/#f", "p.html#<>\"",
     ]
 
     /// Every (base, value) pair gives what resolving it directly gives, first and when cached,
@@ -24,7 +28,8 @@ import Testing
                 let base = try #require(WebURL(baseText))
                 let folder = ResolutionCache.folderKey(of: base)
                 for value in Self.values {
-                    #expect(cache.target(of: value, baseURL: base, folder: folder) == LinkPlanner.target(of: value, baseURL: base),
+                    #expect(cache.resolve(value, baseURL: base, folder: folder)
+                                == ResolutionCache.Resolution(LinkPlanner.target(of: value, baseURL: base)),
                             "round \(round): \(value) against \(baseText)")
                 }
             }
@@ -47,7 +52,33 @@ import Testing
         let folder = ResolutionCache.folderKey(of: base)
         for i in 0..<50 {
             let value = "p\(i % 7).html"
-            #expect(cache.target(of: value, baseURL: base, folder: folder) == LinkPlanner.target(of: value, baseURL: base))
+            #expect(cache.resolve(value, baseURL: base, folder: folder) == ResolutionCache.Resolution(LinkPlanner.target(of: value, baseURL: base)))
         }
+    }
+
+    /// Near the URL length limit a fragment can make the whole reference too long where its
+    /// part before `#` is not: the cache must not answer from that part.
+    @Test func aFragmentThatReachesTheLengthLimitIsNotAnsweredFromTheCache() throws {
+        let long = "https://site.test/" + String(repeating: "d", count: WebURL.defaultMaximumLength - 40) + "/b.html"
+        let base = try #require(WebURL(long))
+        let folder = ResolutionCache.folderKey(of: base)
+        let cache = ResolutionCache()
+        for value in ["p.html", "p.html#" + String(repeating: "f", count: 60), "p.html#short"] {
+            let direct = ResolutionCache.Resolution(LinkPlanner.target(of: value, baseURL: base))
+            #expect(cache.resolve(value, baseURL: base, folder: folder) == direct, "\(value.prefix(12))")
+        }
+        #expect(ResolutionCache.Resolution(LinkPlanner.target(of: "p.html#" + String(repeating: "f", count: 60), baseURL: base))?.target == .invalid)
+    }
+
+    /// The many anchors of one page share the entry of the page.
+    @Test func anchorsOfOnePageShareOneEntry() throws {
+        let cache = ResolutionCache(capacity: 1)  // one entry per generation: a second key evicts
+        let base = try #require(WebURL("https://site.test/a/b.html"))
+        let folder = ResolutionCache.folderKey(of: base)
+        let first = try #require(cache.resolve("p.html#one", baseURL: base, folder: folder))
+        let second = try #require(cache.resolve("p.html#two", baseURL: base, folder: folder))
+        #expect(first.target == second.target)
+        #expect(first.fragment == "one" && second.fragment == "two")
+        #expect(cache.count == 1)
     }
 }

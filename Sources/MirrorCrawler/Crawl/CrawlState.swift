@@ -280,7 +280,7 @@ actor CrawlState {
         let results = frontier.discover(links, from: item)
         for (link, result) in zip(links, results) {
             switch result {
-            case .refused(.outOfScope): noteOutOfScope(link.url)
+            case .refused(.outOfScope): noteOutOfScope(link.url, occurrences: link.occurrences)
             case .queued(let queued): candidates[queued.url.string] = queued.isRequisite
             case .refused(.tooDeep): if candidates[link.url.string] == nil { candidates[link.url.string] = link.isRequisite }
             case .refused(.excluded(let reason)) where reason.contains("bytes long"):
@@ -295,8 +295,8 @@ actor CrawlState {
 
     private var reportedLong: Set<String> = []
 
-    func noteOutOfScope(_ url: WebURL) {
-        outOfScopeCount += 1
+    func noteOutOfScope(_ url: WebURL, occurrences: Int = 1) {
+        outOfScopeCount += occurrences
         if outOfScope.count < 10_000 { outOfScope.insert(url.string) }
     }
 

@@ -460,7 +460,10 @@ public final class Crawler: Sendable {
         cache: ResolutionCache? = nil
     ) -> [DiscoveredLink] {
         var links: [DiscoveredLink] = []
-        links.reserveCapacity(references.count)
+        links.reserveCapacity(min(references.count, 1_024))
+        // Each URL is offered once per way it is referenced (a page links the same targets
+        // many times: navigation, anchors of one page); `occurrences` keeps the count.
+        var offered: [[String: Int]] = [[:], [:]]  // pages, requisites
         draft?.reserve(references.count)
         let folder = cache.map { _ in ResolutionCache.folderKey(of: base) }
         for reference in references {
@@ -469,15 +472,18 @@ public final class Crawler: Sendable {
                 continue
             }
             let resolved = if let cache, let folder {
-                cache.target(of: reference.value, baseURL: base, folder: folder)
+                cache.resolve(reference.value, baseURL: base, folder: folder)
             } else {
-                LinkPlanner.target(of: reference.value, baseURL: base)
+                ResolutionCache.Resolution(LinkPlanner.target(of: reference.value, baseURL: base))
             }
-            guard let target = resolved else { continue }
-            draft?.add(reference, target: target)
-            if case .url(let url, _) = target {
-                let bare = url.withoutFragment
-                if bare.string.utf8.count <= maxURLLength {
+            guard let resolved else { continue }
+            draft?.add(reference, target: resolved.target, fragment: resolved.fragment)
+            if case .url(let bare, _) = resolved.target, bare.string.utf8.count <= maxURLLength {
+                // Requisite and page references to one URL stay apart (the scope treats them differently).
+                if let index = offered[reference.isRequisite ? 1 : 0][bare.string] {
+                    links[index].occurrences += 1
+                } else {
+                    offered[reference.isRequisite ? 1 : 0][bare.string] = links.count
                     links.append(DiscoveredLink(url: bare, isRequisite: reference.isRequisite))
                 }
             }

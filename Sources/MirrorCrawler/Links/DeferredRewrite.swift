@@ -63,6 +63,16 @@ struct DeferredRewrite: Sendable {
 
         /// Notes one reference and its target (``LinkPlanner/target(of:baseURL:)``).
         mutating func add(_ reference: Reference, target: LinkTarget) {
+            switch target {
+            case .invalid: add(reference, target: .invalid, fragment: nil)
+            case .url(let url, let writtenAbsolute):
+                add(reference, target: .url(url.withoutFragment, writtenAbsolute: writtenAbsolute), fragment: url.fragment)
+            }
+        }
+
+        /// Notes one reference, its target without fragment and the fragment apart
+        /// (``ResolutionCache/resolve(_:baseURL:folder:)``).
+        mutating func add(_ reference: Reference, target: LinkTarget, fragment: String?) {
             guard let site = ReferenceSite(reference) else {
                 isComplete = false
                 return
@@ -71,7 +81,7 @@ struct DeferredRewrite: Sendable {
             case .invalid:
                 targets.append(DeferredRewrite.invalid)
             case .url(let url, let writtenAbsolute):
-                let key = url.withoutFragment.string
+                let key = url.string
                 let number: UInt32
                 if let known = keyNumbers[key] {
                     number = known
@@ -80,7 +90,7 @@ struct DeferredRewrite: Sendable {
                     keys.append(key)
                     keyNumbers[key] = number
                 }
-                if let fragment = url.fragment { fragments[sites.count] = fragment }
+                if let fragment { fragments[sites.count] = fragment }
                 targets.append(writtenAbsolute ? number | DeferredRewrite.absoluteBit : number)
             }
             sites.append(site)

@@ -38,12 +38,56 @@ final class ResolutionCache: @unchecked Sendable {
         return String(base.string[..<end])
     }
 
-    /// The target of `value` resolved against `base` (whose ``folderKey(of:)`` is `folder`),
-    /// from the cache or computed by ``LinkPlanner/target(of:baseURL:)``.
-    func target(of value: String, baseURL base: WebURL, folder: String) -> LinkTarget? {
-        guard let first = value.utf8.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
-              !HTMLSpace.isSpace(first), value.utf8.count <= 256
-        else { return LinkPlanner.target(of: value, baseURL: base) }
+    /// What a reference resolved to: its target without fragment, and the fragment apart.
+    struct Resolution: Equatable {
+        /// ``LinkTarget/url(_:writtenAbsolute:)`` holds the URL without its fragment.
+        let target: LinkTarget
+        /// The normalised fragment, or nil.
+        let fragment: String?
+
+        /// Splits what ``LinkPlanner/target(of:baseURL:)`` returned.
+        init?(_ target: LinkTarget?) {
+            switch target {
+            case nil: return nil
+            case .invalid: self.init(target: .invalid, fragment: nil)
+            case .url(let url, let writtenAbsolute):
+                self.init(target: .url(url.withoutFragment, writtenAbsolute: writtenAbsolute), fragment: url.fragment)
+            }
+        }
+
+        init(target: LinkTarget, fragment: String?) {
+            self.target = target
+            self.fragment = fragment
+        }
+    }
+
+    /// `value` resolved against `base` (whose ``folderKey(of:)`` is `folder`), the same as
+    /// ``LinkPlanner/target(of:baseURL:)`` gives, from the cache when it can.
+    ///
+    /// A value with a fragment (`library/os.html#os.getcwd`) is looked up without it, so that
+    /// the many anchors of one page share one entry; the fragment is normalised on its own.
+    /// That holds for a value without spaces or control characters (resolution removes or
+    /// rejects those anywhere in the value, so splitting first could differ) whose result cannot
+    /// reach the URL length limit.
+    func resolve(_ value: String, baseURL base: WebURL, folder: String) -> Resolution? {
+        let bytes = value.utf8
+        guard let first = bytes.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
+              !HTMLSpace.isSpace(first), bytes.count <= 256
+        else { return Resolution(LinkPlanner.target(of: value, baseURL: base)) }
+        guard let hash = bytes.firstIndex(of: UInt8(ascii: "#")) else {
+            return Resolution(cached(value, base: base, folder: folder))
+        }
+        guard base.string.utf8.count + bytes.count < WebURL.defaultMaximumLength,
+              !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+        else { return Resolution(LinkPlanner.target(of: value, baseURL: base)) }
+        let prefix = String(value[..<hash])
+        guard let resolved = Resolution(cached(prefix, base: base, folder: folder)) else { return nil }
+        guard case .url = resolved.target else { return resolved }
+        return Resolution(target: resolved.target, fragment: WebURL.normalizedFragment(value[bytes.index(after: hash)...]))
+    }
+
+    /// ``LinkPlanner/target(of:baseURL:)`` of `value`, through the cache.
+    private func cached(_ value: String, base: WebURL, folder: String) -> LinkTarget? {
         let key = Key(folder: folder, value: value)
         lock.lock()
         if let known = targets[key] {
@@ -61,6 +105,13 @@ final class ResolutionCache: @unchecked Sendable {
         insert(target, for: key)
         lock.unlock()
         return target
+    }
+
+    /// Entries in both generations (for tests).
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return targets.count + older.count
     }
 
     /// Adds to the newer generation, turning it into the older one first when it is full.
