@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "MirrorDocument", dependencies: ["MirrorCore", "CLibXML2", "CMirrorShims"]),
         .target(name: "MirrorStore", dependencies: ["MirrorCore", "CMirrorShims"]),
         .target(name: "MirrorCrawler", dependencies: [
-            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore",
+            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "CMirrorShims",
         ]),
         .target(name: "MirrorScheduler", dependencies: ["MirrorCore", "MirrorStore"]),
         .target(name: "MirrorServer", dependencies: ["MirrorCore", "MirrorStore", "COpenSSL", "CMirrorShims"]),

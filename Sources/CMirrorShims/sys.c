@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CMirrorShims_sys.h"
+#include <pthread.h>
 
 #ifdef __linux__
 #include <sys/socket.h>
@@ -9,6 +10,15 @@
 
 FILE *CMirrorShims_stderr(void) { return stderr; }
 FILE *CMirrorShims_stdout(void) { return stdout; }
+
+int CMirrorShims_set_thread_name(const char *name) {
+#ifdef __APPLE__
+    return pthread_setname_np(name);
+#else
+    return pthread_setname_np(pthread_self(), name);
+#endif
+}
+int CMirrorShims_thread_name(char *buffer, size_t length) { return pthread_getname_np(pthread_self(), buffer, length); }
 
 #ifdef __linux__
 int CMirrorShims_epoll_create1(int flags) { return epoll_create1(flags); }

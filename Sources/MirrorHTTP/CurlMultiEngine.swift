@@ -140,8 +140,11 @@ final class CurlMultiEngine: @unchecked Sendable {
     static let pollTimeoutMilliseconds: Int32 = 1000
 
     private func startThread() {
-        let thread = Thread { [self] in self.run() }
-        thread.name = "mtls-mirror.curl"
+        let thread = Thread { [self] in
+            // Named from inside: on Linux a new thread inherits its creator's name.
+            _ = CMirrorShims_set_thread_name("mm-curl")
+            self.run()
+        }
         thread.stackSize = 1 << 20
         thread.start()
     }

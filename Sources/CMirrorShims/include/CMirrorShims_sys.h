@@ -14,6 +14,10 @@
 
 FILE *CMirrorShims_stderr(void);
 FILE *CMirrorShims_stdout(void);
+// pthread_setname_np/pthread_getname_np (GNU extensions; another signature on macOS) for the
+// calling thread. Names are at most 15 bytes on Linux.
+int CMirrorShims_set_thread_name(const char *name);
+int CMirrorShims_thread_name(char *buffer, size_t length);
 
 #ifdef __linux__
 // epoll(7): declared by <sys/epoll.h> only with _GNU_SOURCE under Swift's Glibc module.

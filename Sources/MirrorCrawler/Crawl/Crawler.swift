@@ -412,27 +412,23 @@ public final class Crawler: Sendable {
         case .other: bytes = []
         case .html, .css: bytes = downloaded ? try Self.readDownload(temporaryPath) : response.body
         }
-        var links: [DiscoveredLink] = []
-        var kind: CrawlState.DocumentKind?
-        var draft: DeferredRewrite.Draft?
+        let analysis: Analysis
         switch type {
-        case .html where response.bodyBytes <= job.limits.maxHTMLBytes:
-            kind = .html
-            let extraction = try HTMLExtractor.extract(bytes, contentType: contentType)
-            let base = Self.baseURL(of: extraction, documentURL: finalURL)
-            // A UTF-16 document's spans index its UTF-8 transcoding, not the stored bytes: it
-            // is parsed again when rewritten.
-            draft = extraction.isTranscoded ? nil : DeferredRewrite.Draft(charset: extraction.charset, length: bytes.count)
-            links = Self.discover(extraction.references, base: base, maxURLLength: job.limits.maxURLLength, draft: &draft,
-                                  cache: resolutions)
-        case .css:
-            kind = .css
-            draft = DeferredRewrite.Draft(charset: .utf8, length: bytes.count)
-            links = Self.discover(CSSExtractor.extract(bytes), base: finalURL, maxURLLength: job.limits.maxURLLength, draft: &draft,
-                                  cache: resolutions)
-        default:
-            break
+        case .html where response.bodyBytes > job.limits.maxHTMLBytes, .other:
+            analysis = Analysis()
+        case .html, .css:
+            let maxURLLength = job.limits.maxURLLength
+            let cache = resolutions
+            if bytes.count >= ParsingPool.threshold {
+                // A large document would hold a cooperative thread for a long time.
+                analysis = try await ParsingPool.shared.run {
+                    try Self.analyse(bytes, type: type, contentType: contentType, url: finalURL, maxURLLength: maxURLLength, cache: cache)
+                }
+            } else {
+                analysis = try Self.analyse(bytes, type: type, contentType: contentType, url: finalURL, maxURLLength: maxURLLength, cache: cache)
+            }
         }
+        let (links, kind, draft) = (analysis.links, analysis.kind, analysis.draft)
         let fileSystem = staging.fileSystem
         if downloaded {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: fileSystem)
@@ -451,6 +447,39 @@ public final class Crawler: Sendable {
         }
         await state.stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links,
                            documentKind: kind, change: change, rewrite: draft, originalOnly: !downloaded)
+    }
+
+    /// What parsing a fetched document gave: its links, its kind, and its prepared rewrite.
+    struct Analysis: Sendable {
+        var links: [DiscoveredLink] = []
+        var kind: CrawlState.DocumentKind?
+        var draft: DeferredRewrite.Draft?
+    }
+
+    /// Parses an HTML or CSS document and resolves its references (``discover``).
+    static func analyse(
+        _ bytes: [UInt8], type: DocumentType, contentType: String?, url: WebURL, maxURLLength: Int, cache: ResolutionCache
+    ) throws -> Analysis {
+        var analysis = Analysis()
+        switch type {
+        case .html:
+            analysis.kind = .html
+            let extraction = try HTMLExtractor.extract(bytes, contentType: contentType)
+            let base = baseURL(of: extraction, documentURL: url)
+            // A UTF-16 document's spans index its UTF-8 transcoding, not the stored bytes: it
+            // is parsed again when rewritten.
+            analysis.draft = extraction.isTranscoded ? nil : DeferredRewrite.Draft(charset: extraction.charset, length: bytes.count)
+            analysis.links = discover(extraction.references, base: base, maxURLLength: maxURLLength, draft: &analysis.draft,
+                                      cache: cache)
+        case .css:
+            analysis.kind = .css
+            analysis.draft = DeferredRewrite.Draft(charset: .utf8, length: bytes.count)
+            analysis.links = discover(CSSExtractor.extract(bytes), base: url, maxURLLength: maxURLLength, draft: &analysis.draft,
+                                      cache: cache)
+        case .other:
+            break
+        }
+        return analysis
     }
 
     /// Resolves a document's references once: the in-scope candidates to crawl, and (into

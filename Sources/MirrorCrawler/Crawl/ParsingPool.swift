@@ -1,0 +1,88 @@
+import CMirrorShims
+import Foundation
+
+/// A few threads of its own for long, synchronous parsing (a large HTML document takes
+/// 100–150 ms in libxml2 and the reference resolution).
+///
+/// Swift's cooperative pool has one thread per core, and a job on it runs to its end. Two large
+/// documents parsed there held both threads on a two-core machine: the crawl state's actor, the
+/// fetch completions and every other worker waited behind them (a small document's bookkeeping
+/// took 390 ms), and the crawl stalled with nothing in flight. Threads of this pool are
+/// scheduled by the kernel beside the cooperative ones, so the crawl keeps moving while a
+/// large document is parsed.
+///
+/// Jobs run in the order they were submitted, at most ``width`` at a time. One pool serves the
+/// whole process (``shared``): its threads start on first use and then wait for work, so a
+/// long-running `refresh --every` does not gather threads run after run.
+final class ParsingPool: @unchecked Sendable {
+    static let shared = ParsingPool()
+
+    /// Documents at least this large are parsed here; smaller ones take well under a
+    /// millisecond, less than the trip to another thread and back.
+    static let threshold = 64 * 1024
+
+    let width: Int
+    private let condition = NSCondition()
+    // Guarded by `condition`:
+    private var jobs: [() -> Void] = []
+    private var next = 0
+    private var started = 0
+    private var idle = 0
+
+    /// - Parameter width: the most jobs running at once (default: one per active core).
+    init(width: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.width = max(1, width)
+    }
+
+    /// Runs `body` on a thread of the pool and returns its result.
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            enqueue { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    private func enqueue(_ job: @escaping () -> Void) {
+        condition.lock()
+        jobs.append(job)
+        if idle > 0 {
+            condition.signal()
+        } else if started < width {
+            started += 1
+            Thread { [self] in
+                // Named from inside: on Linux a new thread inherits its creator's name.
+                Self.nameCurrentThread(Self.threadName)
+                work()
+            }.start()
+        }
+        condition.unlock()
+    }
+
+    /// What `top -H`, `perf` and `/proc/<pid>/task/*/comm` show for the pool's threads.
+    static let threadName = "mm-parse"
+
+    static func nameCurrentThread(_ name: String) {
+        _ = CMirrorShims_set_thread_name(name)
+    }
+
+    private func work() {
+        condition.lock()
+        while true {
+            while next == jobs.count {
+                idle += 1
+                condition.wait()
+                idle -= 1
+            }
+            let job = jobs[next]
+            jobs[next] = {}  // the queue keeps no document alive once its job has started
+            next += 1
+            if next == jobs.count {
+                // Drained: drop the finished closures (and whatever they captured).
+                jobs.removeAll(keepingCapacity: true)
+                next = 0
+            }
+            condition.unlock()
+            job()
+            condition.lock()
+        }
+    }
+}
