@@ -113,14 +113,17 @@ struct DeferredRewriteTests {
             """
         let extraction = try HTMLExtractor.extract(Array(html.utf8), contentType: "text/html")
         let base = try webURL(Self.documentURL)
-        for cache in [nil, ResolutionCache()] {
-            var draft: DeferredRewrite.Draft? = DeferredRewrite.Draft(charset: extraction.charset, length: html.utf8.count)
+        // With and without the resolution cache; with a draft (links found by its numbers) and
+        // without one (a UTF-16 document: by their text).
+        for (cache, drafted) in [(nil, true), (ResolutionCache(), true), (ResolutionCache(), false)] as [(ResolutionCache?, Bool)] {
+            var draft: DeferredRewrite.Draft? = drafted ? DeferredRewrite.Draft(charset: extraction.charset, length: html.utf8.count) : nil
             let links = Crawler.discover(extraction.references, base: base, maxURLLength: 8192, draft: &draft, cache: cache)
             let summary = links.map { "\($0.url.string) \($0.isRequisite ? "requisite" : "page") ×\($0.occurrences)" }
             #expect(summary == [
                 "https://example.com/docs/guide/p.html page ×3", "https://out.example/x page ×2",
                 "https://example.com/docs/guide/i.png requisite ×2", "https://example.com/docs/guide/i.png page ×1",
-            ])
+            ], "cache: \(cache != nil), draft: \(drafted)")
+            guard drafted else { continue }
             // The rewrite still sees all eight references, fragments kept.
             var table = URLTable()
             let rewrite = try #require(draft.flatMap { DeferredRewrite($0, table: &table) })

@@ -26,7 +26,7 @@ import Testing
         for round in 0..<2 {
             for baseText in Self.bases {
                 let base = try #require(WebURL(baseText))
-                let folder = ResolutionCache.folderKey(of: base)
+                let folder = ResolutionCache.Folder(of: base)
                 for value in Self.values {
                     #expect(cache.resolve(value, baseURL: base, folder: folder)
                                 == ResolutionCache.Resolution(LinkPlanner.target(of: value, baseURL: base)),
@@ -49,7 +49,7 @@ import Testing
     @Test func aFullCacheStartsOverAndStaysCorrect() throws {
         let cache = ResolutionCache(capacity: 3)  // two generations of 3
         let base = try #require(WebURL("https://site.test/a/b.html"))
-        let folder = ResolutionCache.folderKey(of: base)
+        let folder = ResolutionCache.Folder(of: base)
         for i in 0..<50 {
             let value = "p\(i % 7).html"
             #expect(cache.resolve(value, baseURL: base, folder: folder) == ResolutionCache.Resolution(LinkPlanner.target(of: value, baseURL: base)))
@@ -61,7 +61,7 @@ import Testing
     @Test func aFragmentThatReachesTheLengthLimitIsNotAnsweredFromTheCache() throws {
         let long = "https://site.test/" + String(repeating: "d", count: WebURL.defaultMaximumLength - 40) + "/b.html"
         let base = try #require(WebURL(long))
-        let folder = ResolutionCache.folderKey(of: base)
+        let folder = ResolutionCache.Folder(of: base)
         let cache = ResolutionCache()
         for value in ["p.html", "p.html#" + String(repeating: "f", count: 60), "p.html#short"] {
             let direct = ResolutionCache.Resolution(LinkPlanner.target(of: value, baseURL: base))
@@ -74,7 +74,7 @@ import Testing
     @Test func anchorsOfOnePageShareOneEntry() throws {
         let cache = ResolutionCache(capacity: 1)  // one entry per generation: a second key evicts
         let base = try #require(WebURL("https://site.test/a/b.html"))
-        let folder = ResolutionCache.folderKey(of: base)
+        let folder = ResolutionCache.Folder(of: base)
         let first = try #require(cache.resolve("p.html#one", baseURL: base, folder: folder))
         let second = try #require(cache.resolve("p.html#two", baseURL: base, folder: folder))
         #expect(first.target == second.target)

@@ -491,10 +491,13 @@ public final class Crawler: Sendable {
         var links: [DiscoveredLink] = []
         links.reserveCapacity(min(references.count, 1_024))
         // Each URL is offered once per way it is referenced (a page links the same targets
-        // many times: navigation, anchors of one page); `occurrences` keeps the count.
-        var offered: [[String: Int]] = [[:], [:]]  // pages, requisites
+        // many times: navigation, anchors of one page); `occurrences` keeps the count. The
+        // draft numbers each URL already: its number finds the link without hashing the URL
+        // again (by text only without a draft).
+        var linkOfNumber: [[Int]] = [[], []]  // pages, requisites: link index by draft number, or -1
+        var offered: [[String: Int]] = [[:], [:]]
         draft?.reserve(references.count)
-        let folder = cache.map { _ in ResolutionCache.folderKey(of: base) }
+        let folder = cache.map { _ in ResolutionCache.Folder(of: base) }
         for reference in references {
             if reference.kind == .base {
                 if let span = reference.attributeSpan { draft?.delete(span) }
@@ -506,13 +509,22 @@ public final class Crawler: Sendable {
                 ResolutionCache.Resolution(LinkPlanner.target(of: reference.value, baseURL: base))
             }
             guard let resolved else { continue }
-            draft?.add(reference, target: resolved.target, fragment: resolved.fragment)
+            let number = draft?.add(reference, target: resolved.target, fragment: resolved.fragment)
             if case .url(let bare, _) = resolved.target, bare.string.utf8.count <= maxURLLength {
                 // Requisite and page references to one URL stay apart (the scope treats them differently).
-                if let index = offered[reference.isRequisite ? 1 : 0][bare.string] {
-                    links[index].occurrences += 1
+                let kind = reference.isRequisite ? 1 : 0
+                let known: Int?
+                if let number {
+                    while linkOfNumber[kind].count <= number { linkOfNumber[kind].append(-1) }
+                    known = linkOfNumber[kind][number] >= 0 ? linkOfNumber[kind][number] : nil
+                    if known == nil { linkOfNumber[kind][number] = links.count }
                 } else {
-                    offered[reference.isRequisite ? 1 : 0][bare.string] = links.count
+                    known = offered[kind][bare.string]
+                    if known == nil { offered[kind][bare.string] = links.count }
+                }
+                if let known {
+                    links[known].occurrences += 1
+                } else {
                     links.append(DiscoveredLink(url: bare, isRequisite: reference.isRequisite))
                 }
             }

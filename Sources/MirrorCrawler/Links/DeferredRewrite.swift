@@ -72,11 +72,15 @@ struct DeferredRewrite: Sendable {
 
         /// Notes one reference, its target without fragment and the fragment apart
         /// (``ResolutionCache/resolve(_:baseURL:folder:)``).
-        mutating func add(_ reference: Reference, target: LinkTarget, fragment: String?) {
+        /// - Returns: the number the target's URL has in this draft (the same for every
+        ///   reference to that URL), or nil for an invalid target or a reference not kept.
+        @discardableResult
+        mutating func add(_ reference: Reference, target: LinkTarget, fragment: String?) -> Int? {
             guard let site = ReferenceSite(reference) else {
                 isComplete = false
-                return
+                return nil
             }
+            var result: Int?
             switch target {
             case .invalid:
                 targets.append(DeferredRewrite.invalid)
@@ -92,8 +96,10 @@ struct DeferredRewrite: Sendable {
                 }
                 if let fragment { fragments[sites.count] = fragment }
                 targets.append(writtenAbsolute ? number | DeferredRewrite.absoluteBit : number)
+                result = Int(number)
             }
             sites.append(site)
+            return result
         }
     }
 

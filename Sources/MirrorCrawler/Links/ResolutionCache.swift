@@ -12,10 +12,30 @@ import MirrorCore
 /// each. When the newer one is full it becomes the older one (the older is dropped); an entry
 /// found in the older generation moves back to the newer, so references in use stay.
 final class ResolutionCache: @unchecked Sendable {
+    /// The folder a document's references resolve in (``folderKey(of:)``), hashed once per
+    /// document instead of once per reference.
+    struct Folder {
+        let text: String
+        let hash: Int
+
+        init(of base: WebURL) {
+            text = ResolutionCache.folderKey(of: base)
+            hash = text.hashValue
+        }
+    }
+
     /// A value as resolved in a folder (two strings, not one made by joining them: no copy).
     private struct Key: Hashable {
         let folder: String
+        let folderHash: Int
         let value: String
+
+        static func == (a: Key, b: Key) -> Bool { a.folderHash == b.folderHash && a.value == b.value && a.folder == b.folder }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(folderHash)
+            hasher.combine(value)
+        }
     }
 
     private let lock = NSLock()
@@ -61,7 +81,7 @@ final class ResolutionCache: @unchecked Sendable {
         }
     }
 
-    /// `value` resolved against `base` (whose ``folderKey(of:)`` is `folder`), the same as
+    /// `value` resolved against `base` (whose folder is `folder`), the same as
     /// ``LinkPlanner/target(of:baseURL:)`` gives, from the cache when it can.
     ///
     /// A value with a fragment (`library/os.html#os.getcwd`) is looked up without it, so that
@@ -69,7 +89,7 @@ final class ResolutionCache: @unchecked Sendable {
     /// That holds for a value without spaces or control characters (resolution removes or
     /// rejects those anywhere in the value, so splitting first could differ) whose result cannot
     /// reach the URL length limit.
-    func resolve(_ value: String, baseURL base: WebURL, folder: String) -> Resolution? {
+    func resolve(_ value: String, baseURL base: WebURL, folder: Folder) -> Resolution? {
         let bytes = value.utf8
         guard let first = bytes.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
               !HTMLSpace.isSpace(first), bytes.count <= 256
@@ -87,8 +107,8 @@ final class ResolutionCache: @unchecked Sendable {
     }
 
     /// ``LinkPlanner/target(of:baseURL:)`` of `value`, through the cache.
-    private func cached(_ value: String, base: WebURL, folder: String) -> LinkTarget? {
-        let key = Key(folder: folder, value: value)
+    private func cached(_ value: String, base: WebURL, folder: Folder) -> LinkTarget? {
+        let key = Key(folder: folder.text, folderHash: folder.hash, value: value)
         lock.lock()
         if let known = targets[key] {
             lock.unlock()

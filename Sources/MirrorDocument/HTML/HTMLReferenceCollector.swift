@@ -41,22 +41,50 @@ final class HTMLReferenceCollector {
     func startTag(name: UnsafePointer<xmlChar>, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, end: Int) {
         defer { floor = max(floor, min(end, proxy.count)) }
         guard end <= proxy.count, end > floor, end >= rawTextEnd else { return }
-        let tagName = String(cString: name)
-        let isRawText = Self.rawTextElements.contains(tagName)
+        let element = classify(name)
         // Most elements carry no reference: decide that before building the attribute names.
-        if !isRawText, tagName != "style", !Self.elementsOfInterest.contains(tagName),
-           !Self.hasStyleAttribute(attributes) {
+        if !element.isRawText, !element.isStyle, !element.isOfInterest, !Self.hasStyleAttribute(attributes) {
             return
         }
         // libxml2's attribute names are compared in place (no array of strings per tag).
-        if isRawText, let tag = locate(name: name, attributes: attributes, end: end) {
-            rawTextEnd = closingTag(tagName, after: tag.end)
+        if element.isRawText, let tag = locate(name: name, attributes: attributes, end: end) {
+            rawTextEnd = closingTag(element.name, after: tag.end)
             emit(tag)
             return
         }
-        guard tagName == "style" || attributes?[0] != nil else { return }
+        guard element.isStyle || attributes?[0] != nil else { return }
         guard let tag = locate(name: name, attributes: attributes, end: end) else { return }
         emit(tag)
+    }
+
+    /// What one element name means to the collector.
+    private struct ElementClass {
+        let name: String
+        /// The name with its NUL, to check that an address still holds it.
+        let cString: [CChar]
+        let isRawText: Bool
+        let isStyle: Bool
+        let isOfInterest: Bool
+    }
+
+    /// Element classes by the address of libxml2's name. libxml2 interns element names in its
+    /// parser's dictionary, so a name keeps its address for the whole parse and a lookup hashes
+    /// a pointer instead of a string (a large page has tens of thousands of tags). The name is
+    /// compared as well: an address that held another name is classified again.
+    private var elementClasses: [UnsafeRawPointer: ElementClass] = [:]
+
+    private func classify(_ name: UnsafePointer<xmlChar>) -> ElementClass {
+        let key = UnsafeRawPointer(name)
+        let cName = key.assumingMemoryBound(to: CChar.self)
+        if let known = elementClasses[key], known.cString.withUnsafeBufferPointer({ strcmp($0.baseAddress!, cName) }) == 0 {
+            return known
+        }
+        let text = String(cString: name)
+        let element = ElementClass(
+            name: text, cString: Array(text.utf8CString), isRawText: Self.rawTextElements.contains(text),
+            isStyle: text == "style", isOfInterest: Self.elementsOfInterest.contains(text))
+        elementClasses[key] = element
+        return element
     }
 
     /// Whether libxml2's attribute list (name, value, name, value, …, NULL) has a `style`.
@@ -64,7 +92,10 @@ final class HTMLReferenceCollector {
         guard let attributes else { return false }
         var k = 0
         while let attributeName = attributes[k] {
-            if strcmp(UnsafeRawPointer(attributeName).assumingMemoryBound(to: CChar.self), "style") == 0 { return true }
+            if attributeName[0] == UInt8(ascii: "s"),
+               strcmp(UnsafeRawPointer(attributeName).assumingMemoryBound(to: CChar.self), "style") == 0 {
+                return true
+            }
             k += 2
         }
         return false
