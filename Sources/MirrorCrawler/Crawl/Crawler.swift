@@ -407,11 +407,6 @@ public final class Crawler: Sendable {
         let type = DocumentType(mediaType: response.mediaType, path: finalURL.path)
         let downloaded = response.bodyFile != nil
         // Documents are parsed from the download before it moves (no second folder walk).
-        let bytes: [UInt8]
-        switch type {
-        case .other: bytes = []
-        case .html, .css: bytes = downloaded ? try Self.readDownload(temporaryPath) : response.body
-        }
         let analysis: Analysis
         switch type {
         case .html where response.bodyBytes > job.limits.maxHTMLBytes, .other:
@@ -419,13 +414,17 @@ public final class Crawler: Sendable {
         case .html, .css:
             let maxURLLength = job.limits.maxURLLength
             let cache = resolutions
-            if bytes.count >= ParsingPool.threshold {
-                // A large document would hold a cooperative thread for a long time.
+            if downloaded {
+                // Too large to be received in memory, so long to parse: on the parsing pool, not on a
+                // cooperative thread. The job reads the file itself, so a queued job holds a path,
+                // not the document.
                 analysis = try await ParsingPool.shared.run {
-                    try Self.analyse(bytes, type: type, contentType: contentType, url: finalURL, maxURLLength: maxURLLength, cache: cache)
+                    try Self.analyse(try Self.readDownload(temporaryPath), type: type, contentType: contentType, url: finalURL,
+                                     maxURLLength: maxURLLength, cache: cache)
                 }
             } else {
-                analysis = try Self.analyse(bytes, type: type, contentType: contentType, url: finalURL, maxURLLength: maxURLLength, cache: cache)
+                analysis = try Self.analyse(response.body, type: type, contentType: contentType, url: finalURL,
+                                            maxURLLength: maxURLLength, cache: cache)
             }
         }
         let (links, kind, draft) = (analysis.links, analysis.kind, analysis.draft)

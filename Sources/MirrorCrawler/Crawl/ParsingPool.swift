@@ -2,7 +2,9 @@ import CMirrorShims
 import Foundation
 
 /// A few threads of its own for long, synchronous parsing (a large HTML document takes
-/// 100–150 ms in libxml2 and the reference resolution).
+/// 100–150 ms in libxml2 and the reference resolution). The crawler sends it the documents too
+/// large to be received in memory (over 64 KiB, ``Crawler/inMemoryBodyLimit``); smaller ones
+/// parse in well under a millisecond, less than the trip to another thread and back.
 ///
 /// Swift's cooperative pool has one thread per core, and a job on it runs to its end. Two large
 /// documents parsed there held both threads on a two-core machine: the crawl state's actor, the
@@ -16,10 +18,6 @@ import Foundation
 /// long-running `refresh --every` does not gather threads run after run.
 final class ParsingPool: @unchecked Sendable {
     static let shared = ParsingPool()
-
-    /// Documents at least this large are parsed here; smaller ones take well under a
-    /// millisecond, less than the trip to another thread and back.
-    static let threshold = 64 * 1024
 
     let width: Int
     private let condition = NSCondition()
