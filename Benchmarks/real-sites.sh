@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Mirrors real documentation sites, as Debian packages them, behind client-certificate TLS with
+# mtls-mirror and wget2 in the same run, and prints a Markdown table for BENCHMARKS.md: wall
+# time (median), peak RSS, requests, local references resolved, in-scope references left
+# pointing at the origin. The generated site of mirror-bench.sh is one shape of site; these are
+# others written by other tools (Sphinx, DocBook, AsciiDoc): pages of up to 2.5 MB, tens of
+# thousands of anchors per page, links that point above the mirrored folder.
+#
+# Usage: Benchmarks/real-sites.sh [options]
+#   --sites LIST         comma-separated subset of python,postgresql,django,git (default all)
+#   --runs N             runs per tool and site; the table shows the median (default 3)
+#   --no-build           use the release binary if it exists (default: scripts/build-release.sh)
+#   --mtls-mirror-bin P  use this binary
+#   --keep               keep the work folder and print its path
+#   --work-parent DIR    make the work folder in DIR (default /tmp)
+#
+# Each site is served from its own folder (/python/, /postgresql/ …) and mirrored from its
+# index.html with --no-parent, so links above that folder (Debian's /license.html, Django's
+# /usr/share/doc/… links) are out of scope for both tools. "refs to origin" counts references
+# to URLs inside that folder only: the ones a mirror should have made local.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+
+sites="python,postgresql,django,git" runs=3 build=1 bin="" keep=0 work_parent=/tmp
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --sites) sites=$2; shift 2 ;;
+        --runs) runs=$2; shift 2 ;;
+        --no-build) build=0; shift ;;
+        --mtls-mirror-bin) bin=$2; build=0; shift 2 ;;
+        --keep) keep=1; shift ;;
+        --work-parent) work_parent=$2; shift 2 ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "real-sites: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+[ "$runs" -ge 1 ] 2>/dev/null || { echo "real-sites: --runs needs a positive number" >&2; exit 2; }
+log() { echo "real-sites: $*" >&2; }
+
+# site name → Debian package and the folder holding its index.html
+declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [django]=python-django-doc [git]=git-doc)
+declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/share/doc/postgresql-doc-15/html
+                   [django]=/usr/share/doc/python-django-doc/html [git]=/usr/share/doc/git-doc)
+IFS=, read -r -a chosen <<<"$sites"
+for site in "${chosen[@]}"; do
+    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git)" >&2; exit 2; }
+done
+
+bash scripts/install-deps.sh --bench
+missing=()
+for site in "${chosen[@]}"; do
+    [ -f "${folder[$site]}/index.html" ] || missing+=("${package[$site]}")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    log "installing ${missing[*]}"
+    sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if [ -z "$bin" ]; then
+    if [ "$build" = 1 ]; then bin=$(bash scripts/build-release.sh | tail -n 1)
+    else bin=$repo/.build/x86_64-unknown-linux-gnu/release/mtls-mirror; fi
+fi
+[ -x "$bin" ] || { echo "real-sites: no mtls-mirror binary at $bin" >&2; exit 1; }
+
+work=$(mktemp -d "$work_parent/mtls-mirror-real.XXXXXX")
+source Benchmarks/origin-lib.sh
+cleanup() {
+    origin_cleanup
+    if [ "$keep" = 1 ]; then log "kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The sites, copied with symbolic links followed (Debian links jQuery and friends from
+# /usr/share/javascript; a dangling link stays missing, as on a real server).
+mkdir -p "$work/www"
+for site in "${chosen[@]}"; do
+    cp -rL "${folder[$site]}" "$work/www/$site" 2>/dev/null || true
+done
+printf 'include /etc/nginx/mime.types;\ndefault_type application/octet-stream;\n' >"$work/www/_nginx-types.conf"
+printf 'User-agent: *\nAllow: /\n' >"$work/www/robots.txt"
+bash scripts/gen-test-pki.sh "$work/pki" >/dev/null
+pki=$work/pki
+port=$(origin_free_port)
+origin_write_nginx_conf 127.0.0.1 "$port" "$pki/server-chain.pem" "$pki/server.key" "$pki" "$work/www"
+origin_start_nginx
+tls=(--cacert "$pki/server-root.pem" --cert "$pki/client-chain.pem" --key "$pki/client.key")
+origin_wait_ready "https://127.0.0.1:$port/robots.txt" "${tls[@]}" || { log "nginx did not start"; cat "$work/logs/error.log" >&2; exit 1; }
+export BENCH_P12_PASSWORD
+BENCH_P12_PASSWORD=$(cat "$pki/password.txt")
+
+# timed TOOL SITE RUN OUT: one mirror, timed; appends "tool site run wall maxrss requests" to runs.tsv.
+: >"$work/runs.tsv"
+timed() {
+    local tool=$1 site=$2 run=$3 out=$4 start_url="https://127.0.0.1:$port/$2/index.html" from to
+    rm -rf "$out"
+    sync
+    from=$(origin_log_offset)
+    case "$tool" in
+        mtls-mirror) command=("$bin" mirror "$start_url" -o "$out" --name "$site" --no-parent --quiet
+                              --cert "$pki/client.p12" --pass-env BENCH_P12_PASSWORD --cacert "$pki/server-root.pem") ;;
+        wget2) command=(wget2 --mirror --page-requisites --convert-links --adjust-extension --no-parent --no-hsts
+                        --certificate="$pki/client-chain.pem" --private-key="$pki/client.key"
+                        --ca-certificate="$pki/server-root.pem" --max-threads=16 --no-verbose --progress=none
+                        -P "$out" "$start_url") ;;
+    esac
+    /usr/bin/time -f '%e %M' -o "$work/time.txt" "${command[@]}" >"$work/logs/$tool-$site-$run.log" 2>&1 || true
+    to=$(origin_log_offset)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$site" "$run" $(tail -n 1 "$work/time.txt") \
+        "$(origin_log_summary "$from" "$to" | cut -d' ' -f1)" >>"$work/runs.tsv"
+    log "$tool $site run $run: $(tail -n 1 "$work/time.txt" | cut -d' ' -f1) s"
+}
+
+for site in "${chosen[@]}"; do
+    for run in $(seq "$runs"); do
+        timed mtls-mirror "$site" "$run" "$work/out/mtls-mirror-$site"
+        timed wget2 "$site" "$run" "$work/out/wget2-$site"
+    done
+    python3 Benchmarks/linkcheck.py "$work/out/mtls-mirror-$site/$site/current" --exclude _mirror \
+        --origin "https://127.0.0.1:$port/$site/" >"$work/mtls-mirror-$site.check"
+    # wget2 names the folder after the host (with the port on some versions).
+    wget2_root=$(compgen -G "$work/out/wget2-$site/127.0.0.1*" | head -n 1 || true)
+    python3 Benchmarks/linkcheck.py "${wget2_root:-$work/out/wget2-$site}" \
+        --origin "https://127.0.0.1:$port/$site/" >"$work/wget2-$site.check"
+done
+
+python3 - "$work" "${chosen[@]}" <<'PY'
+import json, os, statistics, sys
+work, sites = sys.argv[1], sys.argv[2:]
+rows = [line.rstrip("\n").split("\t") for line in open(os.path.join(work, "runs.tsv")) if line.strip()]
+def runs(tool, site):
+    return [(float(r[3]), int(r[4]) / 1024, int(r[5])) for r in rows if r[0] == tool and r[1] == site]
+def html_megabytes(site):
+    total = 0
+    for folder, _, files in os.walk(os.path.join(work, "www", site)):
+        total += sum(os.path.getsize(os.path.join(folder, f)) for f in files if f.endswith(".html"))
+    return total / 1e6
+print("| site | HTML | tool | wall s (median) | vs wget2 | peak RSS MiB | vs wget2 | requests | local refs resolved | in-scope refs to origin |")
+print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+for site in sites:
+    base = runs("wget2", site)
+    base_wall = statistics.median(r[0] for r in base)
+    base_rss = max(r[1] for r in base)
+    for tool in ("mtls-mirror", "wget2"):
+        measured = runs(tool, site)
+        wall = statistics.median(r[0] for r in measured)
+        rss = max(r[1] for r in measured)
+        check = json.load(open(os.path.join(work, "%s-%s.check" % (tool, site))))
+        print("| %s | %.1f MB | %s | %.2f | %.2f× | %.1f | %.2f× | %d | %.2f %% (%d/%d) | %d |" % (
+            site, html_megabytes(site), tool, wall, wall / base_wall, rss, rss / base_rss, measured[-1][2],
+            check["resolvedPercent"], check["resolved"], check["local"], check["origin"]))
+PY
+echo
+echo "Wall times per run (s): $(awk -F'\t' '{printf "%s/%s %s; ", $1, $2, $4}' "$work/runs.tsv")"
