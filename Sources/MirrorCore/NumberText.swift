@@ -6,7 +6,8 @@
 /// decimal point, `,` between groups of thousands).
 public enum NumberText {
     /// A byte count the way `ByteCountFormatter.string(fromByteCount:countStyle: .binary)`
-    /// writes it in English: `Zero KB`, `1 byte`, `1,023 bytes`, `2 KB`, `9.6 MB`, `1.25 GB`.
+    /// writes it in English, except zero: `0 bytes` (Foundation's `Zero KB` read oddly in
+    /// "0 bytes in 0.2 s (0 bytes/s)"), `1 byte`, `1,023 bytes`, `2 KB`, `9.6 MB`, `1.25 GB`.
     ///
     /// Units are powers of 1024 named KB, MB, GB, TB, PB, EB; the largest unit that is at most
     /// the count is used. KB are whole numbers, MB have up to one decimal, GB and above up to
@@ -15,7 +16,7 @@ public enum NumberText {
     /// can show as `1,024 KB` exactly as Foundation does.
     /// - Parameter count: the number of bytes; negative counts get a leading `-`.
     public static func byteCount(_ count: Int64) -> String {
-        if count == 0 { return "Zero KB" }
+        if count == 0 { return "0 bytes" }
         let sign = count < 0 ? "-" : ""
         // Foundation divides a Double: above 2^53 the count is first rounded to one, which can
         // move it into the next unit (2^60 - 1 is `1 EB`). Do the same.

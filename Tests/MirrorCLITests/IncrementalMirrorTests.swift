@@ -17,9 +17,12 @@ import Glibc
         var links = ""
         for i in 1...pages {
             links += "<li><a href=\"p\(i).html\">page \(i)</a></li>\n"
-            try nginx.site.write("p\(i).html", "<!doctype html><link rel=stylesheet href=site.css><img src=img/logo.png><p>page \(i) version 1</p>")
+            try nginx.site.write("p\(i).html", "<!doctype html><link rel=stylesheet href=site.css><img src=img/logo.png><p>page \(i) version 1</p>"
+                                 + "<a href=\"https://elsewhere.example/a\">out</a>")
         }
-        try nginx.site.write("index.html", "<!doctype html><title>home</title><ul>\(links)</ul>")
+        // Out-of-scope links: the report counts each once per document that links it (12).
+        try nginx.site.write("index.html", "<!doctype html><title>home</title><ul>\(links)</ul><a href=\"https://elsewhere.example/a\">out</a>"
+                             + "<a href=\"https://elsewhere.example/a#again\">again</a><a href=\"https://elsewhere.example/b\">out</a>")
         try nginx.site.write("site.css", "body { background: url(img/bg.png) }")
         try nginx.site.write("img/logo.png", Data(repeating: 0x89, count: 2048))
         try nginx.site.write("img/bg.png", Data(repeating: 0x42, count: 1024))
@@ -42,6 +45,7 @@ import Glibc
         let output = try TemporaryDirectory()
         #expect(mirror(nginx, output.path).exitCode == 0)
         let first = try FileManager.default.destinationOfSymbolicLink(atPath: output.path + "/site/current")
+        #expect(try report(output.path)["outOfScopeCount"] as? Int == 12)
 
         // Unchanged: zero body bytes, every URL revalidated.
         let before = nginx.accessLogEntries(for: .mtls).count
@@ -51,6 +55,7 @@ import Glibc
         #expect(json["bytes"] as? Int == 0)
         #expect(json["unchanged"] as? Int == 14)
         #expect(json["added"] as? Int == 0 && json["changed"] as? Int == 0 && json["removed"] as? Int == 0)
+        #expect(json["outOfScopeCount"] as? Int == 12, "a refresh counts out-of-scope links as the first run did")
         let revalidations = nginx.accessLogEntries(for: .mtls, atLeast: before + 14).dropFirst(before).filter { !$0.target.hasPrefix("/robots.txt") }
         #expect(revalidations.count == 14)
         #expect(revalidations.allSatisfy { $0.status == 304 }, "\(revalidations.map(\.status))")

@@ -38,6 +38,8 @@ public struct CrawlReport: Codable, Sendable {
     public var errors: [Failure]
     /// Links left absolute because they are outside the scope (at most 10,000 listed).
     public var outOfScope: [String]
+    /// Out-of-scope links, each URL counted once for every document that links to it (the same
+    /// on a first run and on a refresh, which reads them from the manifest).
     public var outOfScopeCount: Int
     public var warnings: [String]
 

@@ -280,7 +280,7 @@ actor CrawlState {
         let results = frontier.discover(links, from: item)
         for (link, result) in zip(links, results) {
             switch result {
-            case .refused(.outOfScope): noteOutOfScope(link.url, occurrences: link.occurrences)
+            case .refused(.outOfScope): noteOutOfScope(link.url)
             case .queued(let queued): candidates[queued.url.string] = queued.isRequisite
             case .refused(.tooDeep): if candidates[link.url.string] == nil { candidates[link.url.string] = link.isRequisite }
             case .refused(.excluded(let reason)) where reason.contains("bytes long"):
@@ -295,8 +295,10 @@ actor CrawlState {
 
     private var reportedLong: Set<String> = []
 
-    func noteOutOfScope(_ url: WebURL, occurrences: Int = 1) {
-        outOfScopeCount += occurrences
+    /// Counts an out-of-scope link of one document (each document offers a URL once, on a
+    /// first run from its references, on a refresh from the manifest: the same count).
+    func noteOutOfScope(_ url: WebURL) {
+        outOfScopeCount += 1
         if outOfScope.count < 10_000 { outOfScope.insert(url.string) }
     }
 

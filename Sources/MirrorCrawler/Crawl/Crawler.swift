@@ -490,11 +490,11 @@ public final class Crawler: Sendable {
         var links: [DiscoveredLink] = []
         links.reserveCapacity(min(references.count, 1_024))
         // Each URL is offered once per way it is referenced (a page links the same targets
-        // many times: navigation, anchors of one page); `occurrences` keeps the count. The
-        // draft numbers each URL already: its number finds the link without hashing the URL
-        // again (by text only without a draft).
-        var linkOfNumber: [[Int]] = [[], []]  // pages, requisites: link index by draft number, or -1
-        var offered: [[String: Int]] = [[:], [:]]
+        // many times: navigation, anchors of one page), as a refresh offers the distinct URLs
+        // the manifest kept. The draft numbers each URL already: its number finds the link
+        // without hashing the URL again (by text only without a draft).
+        var linkOfNumber: [[Bool]] = [[], []]  // pages, requisites: offered, by draft number
+        var offered: [Set<String>] = [[], []]
         draft?.reserve(references.count)
         let folder = cache.map { _ in ResolutionCache.Folder(of: base) }
         for reference in references {
@@ -512,20 +512,15 @@ public final class Crawler: Sendable {
             if case .url(let bare, _) = resolved.target, bare.string.utf8.count <= maxURLLength {
                 // Requisite and page references to one URL stay apart (the scope treats them differently).
                 let kind = reference.isRequisite ? 1 : 0
-                let known: Int?
+                let isNew: Bool
                 if let number {
-                    while linkOfNumber[kind].count <= number { linkOfNumber[kind].append(-1) }
-                    known = linkOfNumber[kind][number] >= 0 ? linkOfNumber[kind][number] : nil
-                    if known == nil { linkOfNumber[kind][number] = links.count }
+                    while linkOfNumber[kind].count <= number { linkOfNumber[kind].append(false) }
+                    isNew = !linkOfNumber[kind][number]
+                    linkOfNumber[kind][number] = true
                 } else {
-                    known = offered[kind][bare.string]
-                    if known == nil { offered[kind][bare.string] = links.count }
+                    isNew = offered[kind].insert(bare.string).inserted
                 }
-                if let known {
-                    links[known].occurrences += 1
-                } else {
-                    links.append(DiscoveredLink(url: bare, isRequisite: reference.isRequisite))
-                }
+                if isNew { links.append(DiscoveredLink(url: bare, isRequisite: reference.isRequisite)) }
             }
         }
         return links

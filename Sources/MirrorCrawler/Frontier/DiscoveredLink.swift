@@ -6,19 +6,14 @@ public struct DiscoveredLink: Sendable, Equatable {
     public let url: WebURL
     /// True for a page requisite (image, stylesheet, script, font, media…).
     public let isRequisite: Bool
-    /// How many references of the document name this URL (the same way): a document offers
-    /// each URL once, and the report still counts every out-of-scope reference.
-    public var occurrences: Int
 
     /// Creates a discovered link.
     /// - Parameters:
     ///   - url: the resolved URL.
     ///   - isRequisite: whether the reference is a page requisite.
-    ///   - occurrences: how many references of the document it stands for.
-    public init(url: WebURL, isRequisite: Bool, occurrences: Int = 1) {
+    public init(url: WebURL, isRequisite: Bool) {
         self.url = url
         self.isRequisite = isRequisite
-        self.occurrences = occurrences
     }
 }
 
