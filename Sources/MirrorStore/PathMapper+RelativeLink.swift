@@ -18,12 +18,21 @@ extension PathMapper {
     ///   - fragment: the fragment to append after `#` (already URL-encoded, as in
     ///     ``WebURL/fragment``); `nil` or empty for none.
     public static func relativeLink(from source: String, to target: String, fragment: String?) -> String {
+        appendingFragment(fragment, to: relativeLink(from: source, to: target))
+    }
+
+    /// ``relativeLink(from:to:fragment:)`` without a fragment: what a document's references to
+    /// one file share, whatever their fragments (see ``appendingFragment(_:to:)``).
+    public static func relativeLink(from source: String, to target: String) -> String {
         var source = source, target = target
-        var text = source.withUTF8 { s in target.withUTF8 { t in relativeLink(s, t) } }
-        if let fragment, !fragment.isEmpty {
-            text += "#" + encodeFragment(fragment)
-        }
-        return text
+        return source.withUTF8 { s in target.withUTF8 { t in relativeLink(s, t) } }
+    }
+
+    /// `link` followed by `#` and `fragment` encoded as ``relativeLink(from:to:fragment:)``
+    /// encodes it; `link` itself for a `nil` or empty fragment.
+    public static func appendingFragment(_ fragment: String?, to link: String) -> String {
+        guard let fragment, !fragment.isEmpty else { return link }
+        return link + "#" + encodeFragment(fragment)
     }
 
     /// ``relativeLink(from:to:fragment:)`` without the fragment, in one pass over the bytes of

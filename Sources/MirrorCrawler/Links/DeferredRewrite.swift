@@ -132,13 +132,26 @@ struct DeferredRewrite: Sendable {
         _ bytes: [UInt8], documentPath: String, urls: URLTable, localPaths: [String?]
     ) throws(DocumentError) -> [UInt8]? {
         guard bytes.count == length else { return nil }
+        // A document links the same file many times (navigation, the anchors of one page): its
+        // relative link is computed once, and each reference adds its own fragment.
+        var relativeLinks: [Int: String] = [:]
         return try ReferenceRewriter.rewrite(bytes, sites: sites, deleting: deletions, charset: charset) { index in
             let target = targets[index]
             if target == Self.invalid { return "about:invalid" }
             let number = Int(target & ~Self.absoluteBit)
             let fragment = fragments[index]
+            if let localPath = localPaths[number] {
+                let link: String
+                if let known = relativeLinks[number] {
+                    link = known
+                } else {
+                    link = PathMapper.relativeLink(from: documentPath, to: localPath)
+                    relativeLinks[number] = link
+                }
+                return PathMapper.appendingFragment(fragment, to: link)
+            }
             return LinkPlanner.text(
-                documentPath: documentPath, localPath: localPaths[number], url: urls.strings[number], fragment: fragment,
+                documentPath: documentPath, localPath: nil, url: urls.strings[number], fragment: fragment,
                 writtenAbsolute: target & Self.absoluteBit != 0)
         }
     }
