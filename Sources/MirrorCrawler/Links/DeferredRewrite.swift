@@ -61,15 +61,6 @@ struct DeferredRewrite: Sendable {
         /// Notes a `<base href>` attribute to remove.
         mutating func delete(_ span: Range<Int>) { deletions.append(span) }
 
-        /// Notes one reference and its target (``LinkPlanner/target(of:baseURL:)``).
-        mutating func add(_ reference: Reference, target: LinkTarget) {
-            switch target {
-            case .invalid: add(reference, target: .invalid, fragment: nil)
-            case .url(let url, let writtenAbsolute):
-                add(reference, target: .url(url.withoutFragment, writtenAbsolute: writtenAbsolute), fragment: url.fragment)
-            }
-        }
-
         /// Notes one reference, its target without fragment and the fragment apart
         /// (``ResolutionCache/resolve(_:baseURL:folder:)``).
         /// - Returns: the number the target's URL has in this draft (the same for every
