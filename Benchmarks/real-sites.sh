@@ -9,6 +9,8 @@
 # Usage: Benchmarks/real-sites.sh [options]
 #   --sites LIST         comma-separated subset of python,postgresql,django,git (default all)
 #   --runs N             runs per tool and site; the table shows the median (default 3)
+#   --latency MS         round trip ≈ MS through Benchmarks/delay-proxy.py (MS/2 each way; default 0:
+#                        straight to nginx)
 #   --no-build           use the release binary if it exists (default: scripts/build-release.sh)
 #   --mtls-mirror-bin P  use this binary
 #   --keep               keep the work folder and print its path
@@ -22,20 +24,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-sites="python,postgresql,django,git" runs=3 build=1 bin="" keep=0 work_parent=/tmp
+sites="python,postgresql,django,git" runs=3 latency=0 build=1 bin="" keep=0 work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
         --sites) sites=$2; shift 2 ;;
         --runs) runs=$2; shift 2 ;;
+        --latency) latency=$2; shift 2 ;;
         --no-build) build=0; shift ;;
         --mtls-mirror-bin) bin=$2; build=0; shift 2 ;;
         --keep) keep=1; shift ;;
         --work-parent) work_parent=$2; shift 2 ;;
-        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "real-sites: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 [ "$runs" -ge 1 ] 2>/dev/null || { echo "real-sites: --runs needs a positive number" >&2; exit 2; }
+[ "$latency" -ge 0 ] 2>/dev/null || { echo "real-sites: --latency needs a whole number of milliseconds" >&2; exit 2; }
 log() { echo "real-sites: $*" >&2; }
 
 # site name → Debian package and the folder holding its index.html
@@ -89,11 +93,19 @@ tls=(--cacert "$pki/server-root.pem" --cert "$pki/client-chain.pem" --key "$pki/
 origin_wait_ready "https://127.0.0.1:$port/robots.txt" "${tls[@]}" || { log "nginx did not start"; cat "$work/logs/error.log" >&2; exit 1; }
 export BENCH_P12_PASSWORD
 BENCH_P12_PASSWORD=$(cat "$pki/password.txt")
+# The port the tools connect to: nginx's, or a delay proxy's in front of it. The log offsets
+# below still come from nginx's access log.
+tool_port=$port
+if [ "$latency" -gt 0 ]; then
+    origin_start_proxy "127.0.0.1:$port" "$(python3 -c "print($latency / 2)")" || { log "delay-proxy.py did not start"; exit 1; }
+    tool_port=$origin_proxy_port
+    log "delay-proxy.py on port $tool_port, round trip ≈ $latency ms"
+fi
 
 # timed TOOL SITE RUN OUT: one mirror, timed; appends "tool site run wall maxrss requests" to runs.tsv.
 : >"$work/runs.tsv"
 timed() {
-    local tool=$1 site=$2 run=$3 out=$4 start_url="https://127.0.0.1:$port/$2/index.html" from to
+    local tool=$1 site=$2 run=$3 out=$4 start_url="https://127.0.0.1:$tool_port/$2/index.html" from to
     rm -rf "$out"
     sync
     from=$(origin_log_offset)
@@ -118,13 +130,15 @@ for site in "${chosen[@]}"; do
         timed wget2 "$site" "$run" "$work/out/wget2-$site"
     done
     python3 Benchmarks/linkcheck.py "$work/out/mtls-mirror-$site/$site/current" --exclude _mirror \
-        --origin "https://127.0.0.1:$port/$site/" >"$work/mtls-mirror-$site.check"
+        --origin "https://127.0.0.1:$tool_port/$site/" >"$work/mtls-mirror-$site.check"
     # wget2 names the folder after the host (with the port on some versions).
     wget2_root=$(compgen -G "$work/out/wget2-$site/127.0.0.1*" | head -n 1 || true)
     python3 Benchmarks/linkcheck.py "${wget2_root:-$work/out/wget2-$site}" \
-        --origin "https://127.0.0.1:$port/$site/" >"$work/wget2-$site.check"
+        --origin "https://127.0.0.1:$tool_port/$site/" >"$work/wget2-$site.check"
 done
 
+if [ "$latency" -gt 0 ]; then echo "Through Benchmarks/delay-proxy.py, round trip ≈ $latency ms."; else echo "Loopback, straight to nginx."; fi
+echo
 python3 - "$work" "${chosen[@]}" <<'PY'
 import json, os, statistics, sys
 work, sites = sys.argv[1], sys.argv[2:]
