@@ -9,6 +9,10 @@
 #                                         unless origin_http2 is set empty (HTTP/1.1 only)
 #   origin_start_nginx [PREFIX-COMMAND...]  starts nginx in the foreground as a child; sets nginx_pid
 #   origin_wait_ready URL CURL-TLS-ARGS...  waits until URL answers 200 (returns 1 after ~10 s)
+#   origin_start_loopback [READY-PATH]    a fresh PKI in $work/pki and nginx on a free loopback port
+#                                         serving $work/www; sets pki, port and tls (curl's TLS
+#                                         arguments) and waits until /READY-PATH answers 200 (returns
+#                                         1 if it never does)
 #   origin_start_proxy TARGET ONE-WAY-MS  starts Benchmarks/delay-proxy.py on a free port and
 #                                         sets origin_proxy_port (not in a subshell: the pid is
 #                                         remembered for cleanup)
@@ -75,6 +79,16 @@ origin_wait_ready() {
         sleep 0.1
     done
     return 1
+}
+
+origin_start_loopback() {
+    bash "$origin_lib_dir/../scripts/gen-test-pki.sh" "$work/pki" >/dev/null
+    pki=$work/pki
+    port=$(origin_free_port)
+    origin_write_nginx_conf 127.0.0.1 "$port" "$pki/server-chain.pem" "$pki/server.key" "$pki" "$work/www"
+    origin_start_nginx
+    tls=(--cacert "$pki/server-root.pem" --cert "$pki/client-chain.pem" --key "$pki/client.key")
+    origin_wait_ready "https://127.0.0.1:$port/${1-}" "${tls[@]}"
 }
 
 origin_start_proxy() {

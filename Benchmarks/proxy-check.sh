@@ -28,13 +28,7 @@ trap 'exit 130' INT TERM
 
 python3 scripts/gen-site.py "$work/www" --pages "$pages" >/dev/null
 head -c 8388608 /dev/urandom >"$work/www/big.pdf"
-bash scripts/gen-test-pki.sh "$work/pki" >/dev/null
-pki=$work/pki
-port=$(origin_free_port)
-origin_write_nginx_conf 127.0.0.1 "$port" "$pki/server-chain.pem" "$pki/server.key" "$pki" "$work/www"
-origin_start_nginx
-tls=(--cacert "$pki/server-root.pem" --cert "$pki/client-chain.pem" --key "$pki/client.key")
-origin_wait_ready "https://127.0.0.1:$port/" "${tls[@]}" || { log "nginx did not start"; exit 1; }
+origin_start_loopback || { log "nginx did not start"; exit 1; }
 half=$(python3 -c "print($rtt / 2)")
 origin_start_proxy "127.0.0.1:$port" "$half" || { log "proxy did not start"; exit 1; }
 delayed=$origin_proxy_port

@@ -84,13 +84,7 @@ for site in "${chosen[@]}"; do
 done
 printf 'include /etc/nginx/mime.types;\ndefault_type application/octet-stream;\n' >"$work/www/_nginx-types.conf"
 printf 'User-agent: *\nAllow: /\n' >"$work/www/robots.txt"
-bash scripts/gen-test-pki.sh "$work/pki" >/dev/null
-pki=$work/pki
-port=$(origin_free_port)
-origin_write_nginx_conf 127.0.0.1 "$port" "$pki/server-chain.pem" "$pki/server.key" "$pki" "$work/www"
-origin_start_nginx
-tls=(--cacert "$pki/server-root.pem" --cert "$pki/client-chain.pem" --key "$pki/client.key")
-origin_wait_ready "https://127.0.0.1:$port/robots.txt" "${tls[@]}" || { log "nginx did not start"; cat "$work/logs/error.log" >&2; exit 1; }
+origin_start_loopback robots.txt || { log "nginx did not start"; cat "$work/logs/error.log" >&2; exit 1; }
 export BENCH_P12_PASSWORD
 BENCH_P12_PASSWORD=$(cat "$pki/password.txt")
 # The port the tools connect to: nginx's, or a delay proxy's in front of it. The log offsets
