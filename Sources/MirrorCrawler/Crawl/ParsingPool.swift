@@ -23,7 +23,6 @@ final class ParsingPool: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var jobs: [() -> Void] = []
-    private var next = 0
     private var started = 0
     private var idle = 0
 
@@ -48,7 +47,7 @@ final class ParsingPool: @unchecked Sendable {
             started += 1
             Thread { [self] in
                 // Named from inside: on Linux a new thread inherits its creator's name.
-                Self.nameCurrentThread(Self.threadName)
+                _ = CMirrorShims_set_thread_name(Self.threadName)
                 work()
             }.start()
         }
@@ -58,26 +57,16 @@ final class ParsingPool: @unchecked Sendable {
     /// What `top -H`, `perf` and `/proc/<pid>/task/*/comm` show for the pool's threads.
     static let threadName = "mm-parse"
 
-    static func nameCurrentThread(_ name: String) {
-        _ = CMirrorShims_set_thread_name(name)
-    }
-
     private func work() {
         condition.lock()
         while true {
-            while next == jobs.count {
+            while jobs.isEmpty {
                 idle += 1
                 condition.wait()
                 idle -= 1
             }
-            let job = jobs[next]
-            jobs[next] = {}  // the queue keeps no document alive once its job has started
-            next += 1
-            if next == jobs.count {
-                // Drained: drop the finished closures (and whatever they captured).
-                jobs.removeAll(keepingCapacity: true)
-                next = 0
-            }
+            // At most one job per worker task waits here, so taking the first is cheap.
+            let job = jobs.removeFirst()
             condition.unlock()
             job()
             condition.lock()
