@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import MirrorTestSupport
 import Testing
 
@@ -216,6 +219,62 @@ import Testing
         #expect(json["finishReason"] as? String == "pageLimit")
         // Every request carried the client certificate (the origin requires it).
         #expect(requests.allSatisfy { $0.client == "mirror-client-1" })
+    }
+
+    /// SIGINT in the middle of a refresh: the run stops within seconds with 130, the snapshot it
+    /// was building is dropped, and the previous one stays current and whole. The refresh runs
+    /// into the crawl traps and a stalling response with no page limit, so the signal arrives
+    /// while transfers are in flight and workers hold URLs they have not fetched yet.
+    @Test func anInterruptedRefreshEndsAt130AndKeepsThePreviousSnapshot() throws {
+        let run = try Self.run.get()
+        let origin = run.origin
+        let output = try origin.scratchDirectory(named: "interrupted/out")
+        let binary = CommandRunner.builtBinary(named: "mtls-mirror")
+        let tls = ["--cacert", origin.pki.path("server-root.pem"), "--cert", origin.pki.path("client.p12"),
+                   "--pass-env", "HOSTILE_PASS"]
+        let environment = ["HOSTILE_PASS": origin.pki.password, "NO_COLOR": "1"]
+        let first = CommandRunner(executable: binary).run(
+            ["mirror", origin.url("/normal/"), "-o", output.path, "--name", "site"] + tls, environment: environment, timeout: 60)
+        #expect(first.exitCode == 0, "\(first)")
+        let current = output.appendingPathComponent("site/current")
+        let previous = current.resolvingSymlinksInPath()
+        let previousFiles = Self.listing(previous).sorted()
+        #expect(previousFiles.contains("normal/a.html"), "\(previousFiles)")
+
+        let trapRequestsBefore = origin.requests().filter { $0.path.hasPrefix("/calendar/") }.count
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["mirror", origin.url("/calendar/2026/11"), origin.url("/s?sid=a"), origin.url("/stall.html"),
+                             "-o", output.path, "--name", "site", "-j", "8", "--idle-timeout", "60"] + tls
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // Interrupt once the traps have been crawled for a while.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, process.isRunning,
+              origin.requests().filter({ $0.path.hasPrefix("/calendar/") }).count < trapRequestsBefore + 30 {
+            usleep(50_000)
+        }
+        #expect(process.isRunning, "the refresh ended before it was interrupted")
+        let signalled = Date()
+        kill(process.processIdentifier, SIGINT)
+        while process.isRunning, Date().timeIntervalSince(signalled) < 20 { usleep(20_000) }
+        let seconds = Date().timeIntervalSince(signalled)
+        #expect(!process.isRunning, "still running 20 s after SIGINT")
+        #expect(seconds < 10, "took \(seconds) s to stop")
+        guard !process.isRunning else { return }
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(process.terminationStatus): \(stderr)")
+        #expect(stderr.contains("interrupted"), "\(stderr)")
+        // The previous snapshot is still the current one, with every file it had; no other
+        // snapshot was kept.
+        #expect(current.resolvingSymlinksInPath() == previous)
+        #expect(Self.listing(previous).sorted() == previousFiles)
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("site/snapshots").path)
+        #expect(snapshots == [previous.lastPathComponent], "\(snapshots)")
     }
 
     @Test func thePasswordAppearsNowhere() throws {

@@ -195,6 +195,21 @@ actor CrawlState {
         }
     }
 
+    /// ``stored(_:finalURL:localPath:response:links:documentKind:change:rewrite:originalOnly:)``
+    /// and then ``nextAction(robotsAgent:)``, in one call. A worker that asked separately queued
+    /// its request for work behind every completion that arrived with its own: a burst of 256
+    /// responses sent no new request until the last of them was recorded, so requests left in
+    /// waves and the wire stood idle while the cores worked.
+    func storedThenNext(
+        _ item: FrontierItem, finalURL: WebURL, localPath: String, response: HTTPResponse,
+        links: [DiscoveredLink], documentKind: DocumentKind?, change: Change, rewrite: DeferredRewrite.Draft?,
+        originalOnly: Bool, robotsAgent: String?
+    ) async -> FrontierAction {
+        stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links, documentKind: documentKind,
+               change: change, rewrite: rewrite, originalOnly: originalOnly)
+        return await nextAction(robotsAgent: robotsAgent)
+    }
+
     /// The manifest text of a link: its URL, `+`-prefixed for a requisite; shared by all the
     /// documents that list it.
     private func referenceText(_ link: DiscoveredLink) -> String {
@@ -237,6 +252,15 @@ actor CrawlState {
             documents.append(Document(url: item.url, localPath: localPath, kind: documentKind, contentType: previous.contentType,
                                       sha256: sha, unchangedReferences: previous.references, originalOnly: true))
         }
+    }
+
+    /// ``revalidated(_:previous:documentKind:)`` and then ``nextAction(robotsAgent:)``, in one
+    /// call (see ``storedThenNext(_:finalURL:localPath:response:links:documentKind:change:rewrite:originalOnly:robotsAgent:)``).
+    func revalidatedThenNext(
+        _ item: FrontierItem, previous: ManifestEntry, documentKind: DocumentKind?, robotsAgent: String?
+    ) async -> FrontierAction {
+        revalidated(item, previous: previous, documentKind: documentKind)
+        return await nextAction(robotsAgent: robotsAgent)
     }
 
     /// `item` redirected to `finalURL`. Returns false when `finalURL` is fetched by another

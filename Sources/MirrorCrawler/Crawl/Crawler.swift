@@ -190,25 +190,19 @@ public final class Crawler: Sendable {
     /// single driver task could not refill the transfer slots fast enough under latency.
     private func crawl(state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, previous: PreviousSnapshot?) async {
         let workers = max(1, job.jobs)
+        let robotsAgent = job.respectRobots ? job.userAgent : nil
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<workers {
                 group.addTask {
                     var sequence = 0
-                    while true {
-                        if Task.isCancelled { await state.cancel() }
-                        switch await state.nextAction(robotsAgent: self.job.respectRobots ? self.job.userAgent : nil) {
-                        case .fetch(let item):
-                            sequence += 1
-                            await self.process(item, download: (worker, sequence), state: state, staging: staging,
-                                               originals: originals, previous: previous)
-                            if let progress = self.progress, progress.due() {
-                                progress.update(await state.stats, failed: await state.failureCount)
-                            }
-                        case .wait:
-                            continue  // nextAction() parks instead of answering .wait
-                        case .finished:
-                            return
+                    await state.runWorker(robotsAgent: robotsAgent) { item in
+                        sequence += 1
+                        let next = await self.process(item, download: (worker, sequence), state: state, staging: staging,
+                                                      originals: originals, previous: previous, robotsAgent: robotsAgent)
+                        if let progress = self.progress, progress.due() {
+                            progress.update(await state.stats, failed: await state.failureCount)
                         }
+                        return next
                     }
                 }
             }
@@ -257,10 +251,14 @@ public final class Crawler: Sendable {
         }
     }
 
+    /// Fetches one URL and records the outcome in `state`.
+    ///
+    /// - Returns: the worker's next action when the outcome was recorded together with asking
+    ///   for it (a stored or revalidated URL), nil otherwise.
     private func process(
         _ item: FrontierItem, download: (worker: Int, sequence: Int), state: CrawlState, staging: StagingSnapshot,
-        originals: OriginalsPack, previous: PreviousSnapshot?, revalidate: Bool = true
-    ) async {
+        originals: OriginalsPack, previous: PreviousSnapshot?, robotsAgent: String?, revalidate: Bool = true
+    ) async -> FrontierAction? {
         // Only a body too large for memory goes to this file (created when the body outgrows
         // the limit), then is renamed to its final name.
         let known = revalidate ? previous?.revalidatable(item.url) : nil
@@ -299,23 +297,26 @@ public final class Crawler: Sendable {
                 if !fresh {
                     unlink(temporaryPath)
                     await state.completeAlias(item)
-                    return
+                    return nil
                 }
             }
             switch response.status {
             case 304 where known != nil && result.chain.count == 1:
                 // A 304 has no body, so no file was created (CurlTransfer opens it lazily).
-                if try await !reuse(item, entry: known!, previous: previous!, state: state, staging: staging, originals: originals) {
-                    // The previous snapshot lost that file: fetched again, unconditionally.
-                    await process(item, download: download, state: state, staging: staging, originals: originals,
-                                  previous: previous, revalidate: false)
+                if let next = try await reuse(item, entry: known!, previous: previous!, state: state, staging: staging,
+                                              originals: originals, robotsAgent: robotsAgent) {
+                    return next
                 }
+                // The previous snapshot lost that file: fetched again, unconditionally.
+                return await process(item, download: download, state: state, staging: staging, originals: originals,
+                                     previous: previous, robotsAgent: robotsAgent, revalidate: false)
             case 200...299:
                 let change: CrawlState.Change = previous?.manifest.entry(forKey: finalURL.string).map {
                     $0.sha256 == response.sha256 ? .unchanged : .changed
                 } ?? .added
-                try await store(item, finalURL: finalURL, response: response, temporaryPath: temporaryPath,
-                                state: state, staging: staging, originals: originals, change: change)
+                return try await store(item, finalURL: finalURL, response: response, temporaryPath: temporaryPath,
+                                       state: state, staging: staging, originals: originals, change: change,
+                                       robotsAgent: robotsAgent)
             case 300...399:
                 unlink(temporaryPath)
                 let target = response.redirectLocation ?? "(no Location header)"
@@ -344,17 +345,18 @@ public final class Crawler: Sendable {
             unlink(temporaryPath)
             await state.failed(item, kind: "internal", cause: String(describing: error))
         }
+        return nil
     }
 
     /// Links the previous snapshot's copy of a `304` URL into the new snapshot: the rewritten
     /// file for plain files, the original bytes for documents (they are rewritten again, since
-    /// the files they link to may have changed). Returns false, with nothing done, when the
-    /// previous snapshot no longer has that file.
+    /// the files they link to may have changed). Returns nil, with nothing done, when the
+    /// previous snapshot no longer has that file; otherwise the worker's next action.
     private func reuse(
         _ item: FrontierItem, entry: ManifestEntry, previous: PreviousSnapshot, state: CrawlState, staging: StagingSnapshot,
-        originals: OriginalsPack
-    ) async throws -> Bool {
-        guard let localPath = entry.localPath else { return false }
+        originals: OriginalsPack, robotsAgent: String?
+    ) async throws -> FrontierAction? {
+        guard let localPath = entry.localPath else { return nil }
         let type = DocumentType(mediaType: entry.contentType.map(HTTPResponse.mediaType(of:)), path: item.url.path)
         var kind: CrawlState.DocumentKind?
         switch type {
@@ -370,16 +372,15 @@ public final class Crawler: Sendable {
                 let raw = Self.rawPath(sha256: sha)
                 try directories.ensure("_mirror/raw", in: staging.fileSystem)
                 guard try Self.hardLink(previous.fileSystem.absolutePath(raw), staging.fileSystem.absolutePath(raw), path: raw)
-                else { return false }
+                else { return nil }
             }
         } else {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: staging.fileSystem)
             guard try Self.hardLink(previous.fileSystem.absolutePath(localPath), staging.fileSystem.absolutePath(localPath),
                                     path: localPath)
-            else { return false }
+            else { return nil }
         }
-        await state.revalidated(item, previous: entry, documentKind: kind)
-        return true
+        return await state.revalidatedThenNext(item, previous: entry, documentKind: kind, robotsAgent: robotsAgent)
     }
 
     /// Links `source` to `destination` (EEXIST: the same bytes are there already). Returns false
@@ -400,8 +401,9 @@ public final class Crawler: Sendable {
 
     private func store(
         _ item: FrontierItem, finalURL: WebURL, response: HTTPResponse, temporaryPath: String,
-        state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, change: CrawlState.Change
-    ) async throws {
+        state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, change: CrawlState.Change,
+        robotsAgent: String?
+    ) async throws -> FrontierAction {
         let contentType = response.headers["Content-Type"]
         let localPath = mapper.relativePath(for: finalURL, contentType: contentType)
         let type = DocumentType(mediaType: response.mediaType, path: finalURL.path)
@@ -444,8 +446,9 @@ public final class Crawler: Sendable {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: fileSystem)
             try Self.writeNewFile(response.body, at: fileSystem.absolutePath(localPath), shownAs: localPath, replacing: true)
         }
-        await state.stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links,
-                           documentKind: kind, change: change, rewrite: draft, originalOnly: !downloaded)
+        return await state.storedThenNext(item, finalURL: finalURL, localPath: localPath, response: response, links: links,
+                                          documentKind: kind, change: change, rewrite: draft, originalOnly: !downloaded,
+                                          robotsAgent: robotsAgent)
     }
 
     /// What parsing a fetched document gave: its links, its kind, and its prepared rewrite.

@@ -1,0 +1,66 @@
+import MirrorCore
+import Testing
+@testable import MirrorCrawler
+
+/// The worker loop of a crawl (``CrawlState/runWorker(robotsAgent:fetch:)``), driven by a fetch
+/// closure instead of the network.
+@Suite("Crawl worker loop")
+struct CrawlWorkerTests {
+    @Test("the action a fetch hands back is the worker's next one; the loop ends when the frontier does")
+    func followsTheHandedBackAction() async throws {
+        var frontier = try makeFrontier()
+        guard case .fetch(let root) = frontier.next() else {
+            Issue.record("no first fetch")
+            return
+        }
+        _ = frontier.discover(try links(("/a", false), ("/b", false)), from: root)
+        frontier.complete(root, bytes: 1)
+        let state = CrawlState(frontier: frontier)
+        let fetched = Paths()
+        await state.runWorker(robotsAgent: nil) { item in
+            await fetched.append(item.url.path)
+            await state.completeAlias(item)
+            // "/a" answers with its next action, "/b" leaves the asking to the loop.
+            return item.url.path == "/a" ? await state.nextAction(robotsAgent: nil) : nil
+        }
+        #expect(await fetched.paths == ["/a", "/b"])
+        #expect(await state.finishReason == .exhausted)
+    }
+
+    @Test("cancelled while holding a URL it was handed, a worker fails that URL and the crawl ends")
+    func cancellationWithAURLInHand() async throws {
+        var frontier = try makeFrontier()
+        guard case .fetch(let root) = frontier.next() else {
+            Issue.record("no first fetch")
+            return
+        }
+        _ = frontier.discover(try links(("/a", false), ("/b", false)), from: root)
+        frontier.complete(root, bytes: 1)
+        let state = CrawlState(frontier: frontier)
+        let worker = Task {
+            await state.runWorker(robotsAgent: nil) { item in
+                // The run is interrupted while this fetch is busy; its outcome is recorded
+                // together with the next URL, as a stored page's is.
+                withUnsafeCurrentTask { $0?.cancel() }
+                await state.completeAlias(item)
+                return await state.nextAction(robotsAgent: nil)
+            }
+        }
+        // Without the hand-back, "/b" would stay in flight and the worker would wait for ever.
+        for _ in 0..<500 where await state.finishReason == nil {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(await state.finishReason == .cancelled)
+        let failures = await state.failures
+        #expect(failures.map(\.url) == ["https://example.com/b"])
+        #expect(failures.first?.kind == "cancelled")
+        #expect(await state.frontier.stats.inFlight == 0)
+        if await state.finishReason != nil { await worker.value }
+    }
+}
+
+/// The paths a worker fetched, in order.
+private actor Paths {
+    var paths: [String] = []
+    func append(_ path: String) { paths.append(path) }
+}
