@@ -108,10 +108,14 @@ class Direction:
     def _deliver_eof(self):
         destination = self.destination
         if destination is not None and not destination.is_closing():
-            if destination.can_write_eof():
-                destination.write_eof()
-            else:
-                destination.close()
+            try:
+                if destination.can_write_eof():
+                    destination.write_eof()
+                else:
+                    destination.close()
+            except OSError:
+                # The peer reset already (ENOTCONN): nothing more can be delivered.
+                destination.abort()
         self.finished = True
         if self.on_finished:
             self.on_finished()

@@ -9,8 +9,9 @@
 #   --jobs N             wget2 --max-threads (default 16)
 #   --mtls-jobs N        mtls-mirror --jobs (default: none given, so mtls-mirror's own default)
 #   --latency MS         origin round trip ≈ MS: tc netem in a network namespace when the kernel
-#                        has sch_netem (needs root), otherwise Benchmarks/delay-proxy.py
-#   --latency-proxy      always use delay-proxy.py (also with --latency 0: the proxy's overhead)
+#                        has sch_netem (needs root), otherwise a delay proxy: Benchmarks/delay-proxy.c
+#                        (BENCH_DELAY_PROXY=python, or no C compiler: Benchmarks/delay-proxy.py)
+#   --latency-proxy      always use the delay proxy (also with --latency 0: the proxy's overhead)
 #   --netns              use the network namespace without added delay (needs root)
 #   --http1              the origin speaks HTTP/1.1 only (no `http2` on nginx's listen line)
 #   --refresh            time an unchanged refresh: each tool mirrors once (not timed), then runs
@@ -107,7 +108,7 @@ if [ "$latency" != 0 ] && [ "$use_proxy" = 0 ] && [ "$netns" = 0 ]; then
         netns=1
     else
         use_proxy=1
-        log "tc netem is not available here (no root, or no sch_netem): using Benchmarks/delay-proxy.py"
+        log "tc netem is not available here (no root, or no sch_netem): using the delay proxy"
     fi
 elif [ "$latency" != 0 ] && [ "$netns" = 1 ] && [ "$use_proxy" = 0 ] && ! netem_works; then
     log "--netns with --latency needs tc netem, which is not available here; drop --netns to use the proxy"
@@ -158,9 +159,9 @@ origin_wait_ready "https://$host:$port/" "${tls[@]}" ||
 client_port=$port
 if [ "$use_proxy" = 1 ]; then
     half=$(python3 -c "print($latency / 2)")
-    origin_start_proxy "$host:$port" "$half" || { log "delay-proxy.py did not start; see $work/logs"; keep=1; exit 1; }
+    origin_start_proxy "$host:$port" "$half" || { log "$origin_proxy_name did not start; see $work/logs"; keep=1; exit 1; }
     client_port=$origin_proxy_port
-    log "delay-proxy.py on port $client_port, ${half} ms each way"
+    log "$origin_proxy_name on port $client_port, ${half} ms each way"
 fi
 origin="https://$host:$client_port/"
 origin_wait_ready "$origin" "${tls[@]}" || { log "no answer through $origin"; keep=1; exit 1; }
@@ -560,7 +561,7 @@ expected_urls=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1
 network="loopback"
 [ "$netns" = 1 ] && network="network namespace, no added delay"
 [ "$netns" = 1 ] && [ "$latency" != 0 ] && network="network namespace, tc netem round trip ≈ ${latency} ms"
-[ "$use_proxy" = 1 ] && network="loopback through Benchmarks/delay-proxy.py, round trip ≈ ${latency} ms"
+[ "$use_proxy" = 1 ] && network="loopback through $origin_proxy_name, round trip ≈ ${latency} ms"
 [ -z "$origin_http2" ] && network="$network, HTTP/1.1-only origin"
 python3 Benchmarks/bench-report.py --work "$work" --pages "$pages" --expected-urls "$expected_urls" \
     --network "$network" --jobs "$jobs" --mtls-jobs "$mtls_jobs" --runs "$runs" --refresh "$refresh" --change "$change_pct" --parallel-max "$parallel_max" \

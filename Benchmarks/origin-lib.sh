@@ -13,14 +13,18 @@
 #                                         serving $work/www; sets pki, port and tls (curl's TLS
 #                                         arguments) and waits until /READY-PATH answers 200 (returns
 #                                         1 if it never does)
-#   origin_start_proxy TARGET ONE-WAY-MS  starts Benchmarks/delay-proxy.py on a free port and
-#                                         sets origin_proxy_port (not in a subshell: the pid is
-#                                         remembered for cleanup)
+#   origin_start_proxy TARGET ONE-WAY-MS  starts a delay proxy on a free port and sets
+#                                         origin_proxy_port (not in a subshell: the pid is
+#                                         remembered for cleanup): Benchmarks/delay-proxy.c, compiled
+#                                         once per work folder to $work/delay-proxy, or
+#                                         Benchmarks/delay-proxy.py without a C compiler or with
+#                                         BENCH_DELAY_PROXY=python; sets origin_proxy_name to say which
 #   origin_log_offset                     the access log's current size (to split it by run)
 #   origin_log_summary FROM [TO]          "requests body-bytes 2xx 304 other" between two offsets
 #   origin_cleanup                        stops the proxies and nginx (call from an EXIT trap)
 
 origin_nginx_pid="" origin_proxy_pids=() origin_proxy_port="" origin_http2=${origin_http2-http2}
+origin_proxy_impl=${BENCH_DELAY_PROXY:-c} origin_proxy_cmd=() origin_proxy_name=""
 origin_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # The real interpreter, not a version-manager shim, so that $! is the proxy's own pid.
 origin_python=$(python3 -c 'import sys; print(sys.executable)')
@@ -91,11 +95,32 @@ origin_start_loopback() {
     origin_wait_ready "https://127.0.0.1:$port/${1-}" "${tls[@]}"
 }
 
+# origin_proxy_command: sets origin_proxy_cmd and origin_proxy_name once per work folder: the C
+# proxy (compiled to $work/delay-proxy), or the Python one when that is asked for or cannot be built.
+origin_proxy_command() {
+    [ "${#origin_proxy_cmd[@]}" -gt 0 ] && return 0
+    mkdir -p "$work/logs"
+    if [ "$origin_proxy_impl" != python ]; then
+        if [ -x "$work/delay-proxy" ] || { command -v cc >/dev/null &&
+            cc -O2 -o "$work/delay-proxy" "$origin_lib_dir/delay-proxy.c" 2>"$work/logs/delay-proxy-cc.log"; }; then
+            origin_proxy_cmd=("$work/delay-proxy") origin_proxy_name="Benchmarks/delay-proxy.c"
+            return 0
+        fi
+        if command -v cc >/dev/null; then
+            log "Benchmarks/delay-proxy.c did not compile (see $work/logs/delay-proxy-cc.log): using delay-proxy.py"
+        else
+            log "no C compiler (cc) for Benchmarks/delay-proxy.c: using delay-proxy.py"
+        fi
+    fi
+    origin_proxy_cmd=("$origin_python" "$origin_lib_dir/delay-proxy.py") origin_proxy_name="Benchmarks/delay-proxy.py"
+}
+
 origin_start_proxy() {
     local target=$1 one_way=$2 port pid
+    origin_proxy_command
     for _ in 1 2 3; do
         port=$(origin_free_port)
-        "$origin_python" "$origin_lib_dir/delay-proxy.py" "$port" "$target" --delay-ms "$one_way" \
+        "${origin_proxy_cmd[@]}" "$port" "$target" --delay-ms "$one_way" \
             >"$work/logs/proxy-$port.out" 2>"$work/logs/proxy-$port.err" </dev/null &
         pid=$!
         for _ in $(seq 50); do

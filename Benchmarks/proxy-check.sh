@@ -1,28 +1,32 @@
 #!/usr/bin/env bash
-# Checks Benchmarks/delay-proxy.py against a real mTLS origin and prints Markdown: how many round
-# trips a TLS request costs through the proxy (curl -w time_connect/time_appconnect/time_total),
-# that the delay does not add up over a large body or a reused connection, and the proxy's own
-# overhead (direct vs proxy with delay 0) with 32 parallel connections. See Benchmarks/README.md.
+# Checks the delay proxy (Benchmarks/delay-proxy.c; with --python Benchmarks/delay-proxy.py)
+# against a real mTLS origin and prints Markdown: how many round trips a TLS request costs through
+# the proxy (curl -w time_connect/time_appconnect/time_total), that the delay does not add up over
+# a large body or a reused connection, and the proxy's own overhead (direct vs proxy with delay 0)
+# with 32 parallel connections. See Benchmarks/README.md.
 #
-# Usage: Benchmarks/proxy-check.sh [--rtt MS] [--pages N] [--reps N]
+# Usage: Benchmarks/proxy-check.sh [--rtt MS] [--pages N] [--reps N] [--python]
 #   --rtt MS     round trip to model (default 20; the proxy delays each direction by MS/2)
 #   --pages N    size of the generated site for the overhead test (default 2000)
 #   --reps N     repetitions of each measurement; medians are printed (default 5)
+#   --python     check Benchmarks/delay-proxy.py instead of the C proxy (also BENCH_DELAY_PROXY=python)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rtt=20 pages=2000 reps=5
+rtt=20 pages=2000 reps=5 impl=${BENCH_DELAY_PROXY:-c}
 while [ $# -gt 0 ]; do
     case "$1" in
         --rtt) rtt=$2; shift 2 ;;
         --pages) pages=$2; shift 2 ;;
         --reps) reps=$2; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --python) impl=python; shift ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "proxy-check: unknown option $1" >&2; exit 2 ;;
     esac
 done
 log() { echo "proxy-check: $*" >&2; }
 work=$(mktemp -d /tmp/mtls-mirror-proxycheck.XXXXXX)
 source Benchmarks/origin-lib.sh
+origin_proxy_impl=$impl
 trap 'origin_cleanup; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
@@ -66,7 +70,7 @@ print("| %s | %.1f | %.1f | %.1f | %s |" % (label, c * 1000, a * 1000, t * 1000,
 }
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
-echo "### delay-proxy.py checks (modelled round trip ${rtt} ms)"
+echo "### $origin_proxy_name checks (modelled round trip ${rtt} ms)"
 echo
 echo "Machine: $cpu, $(nproc) CPUs, $(uname -sr). Medians of $reps runs; one request for /docs/ on a new"
 echo "connection. The proxy accepts at once and charges the TCP handshake to the first client bytes, so"

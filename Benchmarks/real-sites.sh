@@ -9,8 +9,8 @@
 # Usage: Benchmarks/real-sites.sh [options]
 #   --sites LIST         comma-separated subset of python,postgresql,django,git (default all)
 #   --runs N             runs per tool and site; the table shows the median (default 3)
-#   --latency MS         round trip ≈ MS through Benchmarks/delay-proxy.py (MS/2 each way; default 0:
-#                        straight to nginx)
+#   --latency MS         round trip ≈ MS through Benchmarks/delay-proxy.c (MS/2 each way; default 0:
+#                        straight to nginx; BENCH_DELAY_PROXY=python for Benchmarks/delay-proxy.py)
 #   --no-build           use the release binary if it exists (default: scripts/build-release.sh)
 #   --mtls-mirror-bin P  use this binary
 #   --keep               keep the work folder and print its path
@@ -91,9 +91,9 @@ BENCH_P12_PASSWORD=$(cat "$pki/password.txt")
 # below still come from nginx's access log.
 tool_port=$port
 if [ "$latency" -gt 0 ]; then
-    origin_start_proxy "127.0.0.1:$port" "$(python3 -c "print($latency / 2)")" || { log "delay-proxy.py did not start"; exit 1; }
+    origin_start_proxy "127.0.0.1:$port" "$(python3 -c "print($latency / 2)")" || { log "$origin_proxy_name did not start"; exit 1; }
     tool_port=$origin_proxy_port
-    log "delay-proxy.py on port $tool_port, round trip ≈ $latency ms"
+    log "$origin_proxy_name on port $tool_port, round trip ≈ $latency ms"
 fi
 
 # timed TOOL SITE RUN OUT: one mirror, timed; appends "tool site run wall maxrss requests" to runs.tsv.
@@ -131,7 +131,7 @@ for site in "${chosen[@]}"; do
         --origin "https://127.0.0.1:$tool_port/$site/" >"$work/wget2-$site.check"
 done
 
-if [ "$latency" -gt 0 ]; then echo "Through Benchmarks/delay-proxy.py, round trip ≈ $latency ms."; else echo "Loopback, straight to nginx."; fi
+if [ "$latency" -gt 0 ]; then echo "Through $origin_proxy_name, round trip ≈ $latency ms."; else echo "Loopback, straight to nginx."; fi
 echo
 python3 - "$work" "${chosen[@]}" <<'PY'
 import json, os, statistics, sys
