@@ -39,6 +39,9 @@ final class CurlMultiEngine: @unchecked Sendable {
     private var stalledPollCount = 0
     // Engine thread only:
     private var active: [UInt64: CurlTransfer] = [:]
+    private var connectionPolicy: HostConnectionPolicy
+    /// The value of `CURLMOPT_MAX_HOST_CONNECTIONS` on the multi handle.
+    private var hostConnectionLimit: Int
 
     /// How many times the engine waited a whole poll timeout (one second) while transfers were
     /// in flight. Against a server that answers at once this stays 0; a count there means
@@ -56,8 +59,11 @@ final class CurlMultiEngine: @unchecked Sendable {
         }
         self.multi = multi
         self.profile = profile
+        connectionPolicy = HostConnectionPolicy(configured: limits.maxConnectionsPerHost)
+        hostConnectionLimit = connectionPolicy.configured
         _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maxConnectionsPerHost)
+        _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, HostConnectionPolicy.streamsPerConnection)
+        _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, hostConnectionLimit)
         _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.maxTotalConnections)
         _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maxTotalConnections)
         // TLS sessions and DNS answers are shared between this engine's handles only. The
@@ -190,6 +196,12 @@ final class CurlMultiEngine: @unchecked Sendable {
                 return
             }
 
+            // Before libcurl places the new transfers on connections.
+            let limit = connectionPolicy.limit(activeTransfers: active.count)
+            if limit != hostConnectionLimit {
+                hostConnectionLimit = limit
+                _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limit)
+            }
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             var left: Int32 = 0
@@ -203,6 +215,9 @@ final class CurlMultiEngine: @unchecked Sendable {
                 guard let raw else { continue }
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(raw).takeUnretainedValue()
                 active.removeValue(forKey: transfer.id)
+                var version = 0
+                _ = CMirrorShims_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+                connectionPolicy.observe(httpVersion: version)
                 transfer.continuation.resume(returning: transfer.finish(code: code))
                 completed += 1
             }

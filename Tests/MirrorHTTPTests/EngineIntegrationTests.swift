@@ -334,6 +334,64 @@ import Testing
         #expect(s.client.stalledPolls == 0, "the engine waited out its poll timeout with a response half read")
     }
 
+    /// Over HTTP/2, 300 transfers at once share a few connections. libcurl alone, once its
+    /// first connection was at its stream limit, opened a new connection for every waiting
+    /// transfer, up to the per-host limit, each carrying one request.
+    @Test func concurrentTransfersOverHTTP2ShareAFewConnections() async throws {
+        let s = try Setup()
+        let client = HTTPClient(configuration: .init(maxConnectionsPerHost: 32, maxTotalConnections: 64))
+        defer { client.shutdown() }
+        let profile = s.profile(try s.identity())
+        let count = 300
+        for index in 0..<count { try s.nginx.site.write("many/\(index).txt", Data("file \(index)\n".utf8)) }
+        let urls = (0..<count).map { s.nginx.url(.mtls, path: "/many/\($0).txt") }
+        // One response first: the engine learns that the origin speaks HTTP/2.
+        let first = try await client.perform(HTTPRequest(url: urls[0]), profile: profile)
+        #expect(first.httpVersion == "2")
+        let responses = try await Self.fetchAll(urls, client: client, profile: profile)
+        #expect(responses.count == count)
+        #expect(responses.allSatisfy { $0.status == 200 && $0.httpVersion == "2" })
+        // 300 streams need 3 connections of 100; the policy allows one more.
+        let connections = Set(s.nginx.accessLogEntries(for: .mtls, atLeast: count + 1) {
+            $0.target.hasPrefix("/many/")
+        }.map(\.connection))
+        #expect((1...4).contains(connections.count), "\(connections.count) connections for \(count + 1) transfers")
+    }
+
+    /// Over HTTP/1.1 each connection carries one transfer at a time: the configured limit stays
+    /// the concurrency.
+    @Test func concurrentTransfersOverHTTP1UseTheConfiguredConnections() async throws {
+        let nginx = try NginxFixture(servers: [.mtls], pki: try TestPKI.shared(), options: .init(http2: false))
+        defer { nginx.stop() }
+        let s = try Setup()
+        let client = HTTPClient(configuration: .init(maxConnectionsPerHost: 16, maxTotalConnections: 64))
+        defer { client.shutdown() }
+        let profile = s.profile(try s.identity())
+        let count = 60
+        for index in 0..<count { try nginx.site.write("many/\(index).txt", Data("file \(index)\n".utf8)) }
+        let urls = (0..<count).map { nginx.url(.mtls, path: "/many/\($0).txt") }
+        let first = try await client.perform(HTTPRequest(url: urls[0]), profile: profile)
+        #expect(first.httpVersion == "1.1")
+        let responses = try await Self.fetchAll(urls, client: client, profile: profile)
+        #expect(responses.count == count)
+        #expect(responses.allSatisfy { $0.status == 200 && $0.httpVersion == "1.1" })
+        let connections = Set(nginx.accessLogEntries(for: .mtls, atLeast: count + 1) {
+            $0.target.hasPrefix("/many/")
+        }.map(\.connection))
+        #expect(connections.count >= 8, "\(connections.count) connections for \(count + 1) transfers")
+    }
+
+    static func fetchAll(_ urls: [String], client: HTTPClient, profile: TLSProfile) async throws -> [HTTPResponse] {
+        try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+            for url in urls {
+                group.addTask { try await client.perform(HTTPRequest(url: url), profile: profile) }
+            }
+            var responses: [HTTPResponse] = []
+            for try await response in group { responses.append(response) }
+            return responses
+        }
+    }
+
     @Test func closedPortIsANetworkError() async throws {
         let s = try Setup()
         defer { s.client.shutdown() }

@@ -69,7 +69,7 @@ struct NginxConfiguration: Sendable {
         var lines = [
             "    # \(block.server.rawValue)",
             "    server {",
-            "        listen 127.0.0.1:\(block.port) ssl http2;",
+            "        listen 127.0.0.1:\(block.port) ssl\(options.http2 ? " http2" : "");",
             "        server_name localhost;",
             "        ssl_certificate \(quote(pki(files.chain)));",
             "        ssl_certificate_key \(quote(pki(files.key)));",

@@ -69,6 +69,8 @@ extension NginxFixture {
         public var extraHTTPDirectives: String
         /// Extra directives placed in every `server` block, before the locations.
         public var extraServerDirectives: String
+        /// Whether the blocks offer HTTP/2 (ALPN `h2`); without it clients speak HTTP/1.1.
+        public var http2: Bool
 
         /// Creates options; the defaults suit almost every test.
         ///
@@ -77,14 +79,16 @@ extension NginxFixture {
         ///   - shutdownTimeout: Seconds between `SIGQUIT` and `SIGKILL` when stopping.
         ///   - extraHTTPDirectives: Directives appended to the `http` block.
         ///   - extraServerDirectives: Directives added to every `server` block.
+        ///   - http2: Whether the blocks offer HTTP/2.
         public init(
             startupTimeout: TimeInterval = 10, shutdownTimeout: TimeInterval = 5,
-            extraHTTPDirectives: String = "", extraServerDirectives: String = ""
+            extraHTTPDirectives: String = "", extraServerDirectives: String = "", http2: Bool = true
         ) {
             self.startupTimeout = startupTimeout
             self.shutdownTimeout = shutdownTimeout
             self.extraHTTPDirectives = extraHTTPDirectives
             self.extraServerDirectives = extraServerDirectives
+            self.http2 = http2
         }
     }
 

@@ -1,0 +1,45 @@
+import CCurl
+
+/// How many connections to one host an engine lets libcurl open
+/// (`CURLMOPT_MAX_HOST_CONNECTIONS`), from what its responses have shown so far.
+///
+/// Over HTTP/1.x a connection carries one transfer at a time, so the configured limit is the
+/// concurrency, and it stays. Over HTTP/2 one connection carries up to
+/// ``streamsPerConnection`` transfers, and more connections only cost handshakes: libcurl 7.88,
+/// when its connections are at their stream limit, opens a new connection for every waiting
+/// transfer (with or without `CURLOPT_PIPEWAIT`), each of which then carries that one transfer.
+/// A crawl with 256 transfers in flight opened 32 connections to nginx, 29 of them for one
+/// request each: 29 more mutual-TLS handshakes, on both sides, just as the crawl gathers speed.
+/// So once every response has come over HTTP/2, the limit is what the transfers in flight need,
+/// plus one, and never more than configured. A single HTTP/1.x response restores the
+/// configured limit for good (the engine may serve several hosts; one of them speaks HTTP/1.x).
+struct HostConnectionPolicy: Sendable, Equatable {
+    /// Concurrent streams per HTTP/2 connection (`CURLMOPT_MAX_CONCURRENT_STREAMS`, set to this
+    /// value on the engine's multi handle; nginx allows 128 by default).
+    static let streamsPerConnection = 100
+
+    /// The limit the user configured (`--per-host`).
+    let configured: Int
+    private(set) var sawHTTP1 = false
+    private(set) var sawHTTP2 = false
+
+    init(configured: Int) {
+        self.configured = max(1, configured)
+    }
+
+    /// Records the HTTP version of a response (`CURLINFO_HTTP_VERSION`; 0, unknown, is ignored).
+    mutating func observe(httpVersion: Int) {
+        switch httpVersion {
+        case Int(CURL_HTTP_VERSION_1_0), Int(CURL_HTTP_VERSION_1_1): sawHTTP1 = true
+        case Int(CURL_HTTP_VERSION_2_0), Int(CURL_HTTP_VERSION_3): sawHTTP2 = true
+        default: break
+        }
+    }
+
+    /// The per-host connection limit for `activeTransfers` transfers in flight.
+    func limit(activeTransfers: Int) -> Int {
+        guard sawHTTP2, !sawHTTP1 else { return configured }
+        let needed = (activeTransfers + Self.streamsPerConnection - 1) / Self.streamsPerConnection + 1
+        return min(configured, max(2, needed))
+    }
+}
