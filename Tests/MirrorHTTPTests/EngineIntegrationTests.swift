@@ -359,16 +359,19 @@ import Testing
     }
 
     /// Over HTTP/1.1 each connection carries one transfer at a time: the configured limit stays
-    /// the concurrency.
+    /// the concurrency. The responses are rate-limited (40 KB at 100 KB/s), so that all of them
+    /// are in flight together however slowly the client runs (sanitizers).
     @Test func concurrentTransfersOverHTTP1UseTheConfiguredConnections() async throws {
-        let nginx = try NginxFixture(servers: [.mtls], pki: try TestPKI.shared(), options: .init(http2: false))
+        let nginx = try NginxFixture(servers: [.mtls], pki: try TestPKI.shared(), options: .init(
+            extraServerDirectives: "location /many/ { limit_rate 100k; }", http2: false))
         defer { nginx.stop() }
         let s = try Setup()
         let client = HTTPClient(configuration: .init(maxConnectionsPerHost: 16, maxTotalConnections: 64))
         defer { client.shutdown() }
         let profile = s.profile(try s.identity())
-        let count = 60
-        for index in 0..<count { try nginx.site.write("many/\(index).txt", Data("file \(index)\n".utf8)) }
+        let count = 24
+        let body = Data(repeating: UInt8(ascii: "x"), count: 40_000)
+        for index in 0..<count { try nginx.site.write("many/\(index).txt", body) }
         let urls = (0..<count).map { nginx.url(.mtls, path: "/many/\($0).txt") }
         let first = try await client.perform(HTTPRequest(url: urls[0]), profile: profile)
         #expect(first.httpVersion == "1.1")
