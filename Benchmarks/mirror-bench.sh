@@ -5,6 +5,7 @@
 #
 # Usage: Benchmarks/mirror-bench.sh [options]
 #   --pages N            pages in the generated site (default 2000)
+#   --seed N             the generator's seed: another site of the same kind (default: its own)
 #   --runs N             runs per tool; the table shows the median wall time (default 3)
 #   --jobs N             wget2 --max-threads (default 16)
 #   --mtls-jobs N        mtls-mirror --jobs (default: none given, so mtls-mirror's own default)
@@ -38,11 +39,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-pages=2000 runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 change_pct=0 kills=0 parallel_max=32 timeout_s=900 keep=0 build=1
+pages=2000 seed="" runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 change_pct=0 kills=0 parallel_max=32 timeout_s=900 keep=0 build=1
 bin="" tools="mtls-mirror,wget,wget2" meta_dir=_mirror work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
         --pages) pages=$2; shift 2 ;;
+        --seed) seed=$2; shift 2 ;;
         --runs) runs=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
         --mtls-jobs) mtls_jobs=$2; shift 2 ;;
@@ -61,7 +63,7 @@ while [ $# -gt 0 ]; do
         --meta-dir) meta_dir=$2; shift 2 ;;
         --keep) keep=1; shift ;;
         --work-parent) work_parent=$2; shift 2 ;;
-        -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "mirror-bench: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -88,7 +90,9 @@ trap 'exit 130' INT TERM
 
 # MARK: the site and the PKI
 log "generating a site of $pages pages"
-python3 scripts/gen-site.py "$work/www" --pages "$pages" >/dev/null
+seed_args=()
+[ -n "$seed" ] && seed_args=(--seed "$seed")
+python3 scripts/gen-site.py "$work/www" --pages "$pages" "${seed_args[@]}" >/dev/null
 printf 'User-agent: *\nAllow: /\n' >"$work/www/robots.txt"
 bash scripts/gen-test-pki.sh "$work/pki" >/dev/null
 pki=$work/pki
