@@ -8,14 +8,7 @@ import Testing
 struct CrawlWorkerTests {
     @Test("the action a fetch hands back is the worker's next one; the loop ends when the frontier does")
     func followsTheHandedBackAction() async throws {
-        var frontier = try makeFrontier()
-        guard case .fetch(let root) = frontier.next() else {
-            Issue.record("no first fetch")
-            return
-        }
-        _ = frontier.discover(try links(("/a", false), ("/b", false)), from: root)
-        frontier.complete(root, bytes: 1)
-        let state = CrawlState(frontier: frontier)
+        let state = try Self.stateWithTwoQueuedPages()
         let fetched = Paths()
         await state.runWorker(robotsAgent: nil) { item in
             await fetched.append(item.url.path)
@@ -29,14 +22,7 @@ struct CrawlWorkerTests {
 
     @Test("cancelled while holding a URL it was handed, a worker fails that URL and the crawl ends")
     func cancellationWithAURLInHand() async throws {
-        var frontier = try makeFrontier()
-        guard case .fetch(let root) = frontier.next() else {
-            Issue.record("no first fetch")
-            return
-        }
-        _ = frontier.discover(try links(("/a", false), ("/b", false)), from: root)
-        frontier.complete(root, bytes: 1)
-        let state = CrawlState(frontier: frontier)
+        let state = try Self.stateWithTwoQueuedPages()
         let worker = Task {
             await state.runWorker(robotsAgent: nil) { item in
                 // The run is interrupted while this fetch is busy; its outcome is recorded
@@ -56,6 +42,19 @@ struct CrawlWorkerTests {
         #expect(failures.first?.kind == "cancelled")
         #expect(await state.frontier.stats.inFlight == 0)
         if await state.finishReason != nil { await worker.value }
+    }
+}
+
+extension CrawlWorkerTests {
+    /// A crawl whose start page was fetched and linked "/a" and "/b", both queued.
+    static func stateWithTwoQueuedPages() throws -> CrawlState {
+        var frontier = try makeFrontier()
+        var first: FrontierItem?
+        if case .fetch(let item) = frontier.next() { first = item }
+        let root = try #require(first, "no first fetch")
+        _ = frontier.discover(try links(("/a", false), ("/b", false)), from: root)
+        frontier.complete(root, bytes: 1)
+        return CrawlState(frontier: frontier)
     }
 }
 
