@@ -42,6 +42,13 @@ final class CurlMultiEngine: @unchecked Sendable {
     private var connectionPolicy: HostConnectionPolicy
     /// The value of `CURLMOPT_MAX_HOST_CONNECTIONS` on the multi handle.
     private var hostConnectionLimit: Int
+    /// Transfers added whose request has not left yet: they wait for a connection (or for
+    /// theirs to be set up).
+    private var unsent: [CurlTransfer] = []
+    /// Requests in flight per connection (by local port), for the HTTP/2 stream-limit check.
+    private var streamsByConnection: [Int32: Int] = [:]
+    /// Consecutive rounds in which requests waited while every allowed connection was full.
+    private var saturatedRounds = 0
 
     /// How many times the engine waited a whole poll timeout (one second) while transfers were
     /// in flight. Against a server that answers at once this stays 0; a count there means
@@ -155,6 +162,46 @@ final class CurlMultiEngine: @unchecked Sendable {
         thread.start()
     }
 
+    /// A transfer left the multi handle: its request no longer occupies a stream.
+    private func retire(_ transfer: CurlTransfer) {
+        transfer.isRetired = true
+        let port = transfer.countedPort
+        guard port != 0, let count = streamsByConnection[port] else { return }
+        streamsByConnection[port] = count > 1 ? count - 1 : nil
+        transfer.countedPort = 0
+    }
+
+    /// Counts the requests that left since the last round under their connections, and checks
+    /// whether the server allows fewer streams per connection than the policy assumes
+    /// (``HostConnectionPolicy/saturatedConnectionStreams(waiting:streamsByConnection:limit:)``,
+    /// two rounds in a row).
+    private func accountSentRequests() {
+        guard !unsent.isEmpty else {
+            saturatedRounds = 0
+            return
+        }
+        unsent.removeAll { transfer in
+            if transfer.isRetired { return true }
+            let port = transfer.connectionPort
+            guard port != 0 else { return false }
+            streamsByConnection[port, default: 0] += 1
+            transfer.countedPort = port
+            return true
+        }
+        guard connectionPolicy.adaptsToStreams, hostConnectionLimit < connectionPolicy.configured,
+              let streams = HostConnectionPolicy.saturatedConnectionStreams(
+                  waiting: unsent.count, streamsByConnection: Array(streamsByConnection.values), limit: hostConnectionLimit)
+        else {
+            saturatedRounds = 0
+            return
+        }
+        saturatedRounds += 1
+        if saturatedRounds >= 2 {
+            connectionPolicy.observeServerStreamLimit(streams)
+            saturatedRounds = 0
+        }
+    }
+
     private func run() {
         while true {
             lock.lock()
@@ -176,6 +223,7 @@ final class CurlMultiEngine: @unchecked Sendable {
                                     message: String(cString: curl_multi_strerror(code)))
                     }
                     active[transfer.id] = transfer
+                    unsent.append(transfer)
                 } catch {
                     transfer.continuation.resume(returning: .failure(error))
                 }
@@ -183,6 +231,7 @@ final class CurlMultiEngine: @unchecked Sendable {
             for id in cancelled {
                 if let transfer = active.removeValue(forKey: id) {
                     curl_multi_remove_handle(multi, transfer.easy)
+                    retire(transfer)
                     transfer.continuation.resume(returning: .failure(.cancelled(url: transfer.request.url)))
                 }
             }
@@ -215,12 +264,14 @@ final class CurlMultiEngine: @unchecked Sendable {
                 guard let raw else { continue }
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(raw).takeUnretainedValue()
                 active.removeValue(forKey: transfer.id)
+                retire(transfer)
                 var version = 0
                 _ = CMirrorShims_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
                 connectionPolicy.observe(httpVersion: version)
                 transfer.continuation.resume(returning: transfer.finish(code: code))
                 completed += 1
             }
+            accountSentRequests()
             // After completions, go round again at once: with HTTP/2, other streams' frames may
             // already sit in libcurl's buffers, where polling the socket would not see them.
             var ready: Int32 = 0

@@ -42,6 +42,14 @@ final class CurlTransfer: @unchecked Sendable {
     private var connectionRecorded = false
     /// CURLOPT_ERRORBUFFER: libcurl's detailed message for the last failure.
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// The local port of the connection that carries the request, set when libcurl is about
+    /// to send it (CURLOPT_PREREQFUNCTION); 0 until then. Each connection has its own port, so
+    /// the engine counts the requests in flight per connection with it.
+    private(set) var connectionPort: Int32 = 0
+    /// Engine bookkeeping: the port under which the engine counted this request (0: not
+    /// counted), and whether the transfer has left the multi handle.
+    var countedPort: Int32 = 0
+    var isRetired = false
 
     init(id: UInt64, request: HTTPRequest, host: String, port: Int, profile: TLSProfile?,
          continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>) throws(HTTPError) {
@@ -93,6 +101,8 @@ final class CurlTransfer: @unchecked Sendable {
         try check(CMirrorShims_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlTransferHeader), "header function")
         try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me), "header data")
         if let share { try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_SHARE, share), "share") }
+        try check(CMirrorShims_curl_easy_setopt_prereq_callback(easy, curlTransferPrerequest), "prereq function")
+        try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_PREREQDATA, me), "prereq data")
 
         // TLS: the trust evaluator decides everything inside the handshake (see TLSProfile), so
         // curl's own checks are off; they would only duplicate it, and would block pinned
@@ -259,6 +269,11 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
+    /// The request is about to leave on the connection whose local port is `port`.
+    func willSend(onConnectionPort port: Int32) {
+        connectionPort = max(1, port)
+    }
+
     func configureTLS(_ sslContext: UnsafeMutableRawPointer) -> Bool {
         guard let profile else { return true }
         return profile.configure(sslContext: sslContext, host: host, port: port, outcome: outcome)
@@ -351,4 +366,11 @@ private let curlTransferSSLContext: CMirrorShims_curl_ssl_ctx_callback = { _, ss
     guard let sslContext, let userdata else { return CURLE_SSL_CERTPROBLEM }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     return transfer.configureTLS(sslContext) ? CURLE_OK : CURLE_SSL_CERTPROBLEM
+}
+
+private let curlTransferPrerequest: curl_prereq_callback = { userdata, _, _, _, localPort in
+    guard let userdata else { return CURL_PREREQFUNC_OK }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    transfer.willSend(onConnectionPort: localPort)
+    return CURL_PREREQFUNC_OK
 }

@@ -13,6 +13,13 @@ import CCurl
 /// So once every response has come over HTTP/2, the limit is what the transfers in flight need,
 /// plus one, and never more than configured. A single HTTP/1.x response restores the
 /// configured limit for good (the engine may serve several hosts; one of them speaks HTTP/1.x).
+///
+/// A server may allow fewer streams per connection than ``streamsPerConnection`` (its
+/// `SETTINGS_MAX_CONCURRENT_STREAMS`, which libcurl 7.88 does not expose). The engine then sees
+/// requests wait for a connection while every connection the limit allows is open and busy; the
+/// busiest one carries what the server allows (``saturatedConnectionStreams(waiting:streamsByConnection:limit:)``).
+/// ``observeServerStreamLimit(_:)`` takes that number as the streams per connection from then
+/// on, so the limit grows back towards the configured one.
 struct HostConnectionPolicy: Sendable, Equatable {
     /// Concurrent streams per HTTP/2 connection (`CURLMOPT_MAX_CONCURRENT_STREAMS`, set to this
     /// value on the engine's multi handle; nginx allows 128 by default).
@@ -22,6 +29,9 @@ struct HostConnectionPolicy: Sendable, Equatable {
     let configured: Int
     private(set) var sawHTTP1 = false
     private(set) var sawHTTP2 = false
+    /// The streams one connection carries: ``streamsPerConnection``, or fewer once a server was
+    /// seen to allow fewer.
+    private(set) var streamCapacity = Self.streamsPerConnection
 
     init(configured: Int) {
         self.configured = max(1, configured)
@@ -36,10 +46,34 @@ struct HostConnectionPolicy: Sendable, Equatable {
         }
     }
 
+    /// Whether the policy may hold the limit below the configured one (every response so far
+    /// came over HTTP/2).
+    var adaptsToStreams: Bool { sawHTTP2 && !sawHTTP1 }
+
+    /// Records that a server allows only `streams` requests at a time on one connection.
+    mutating func observeServerStreamLimit(_ streams: Int) {
+        streamCapacity = max(1, min(streamCapacity, streams))
+    }
+
     /// The per-host connection limit for `activeTransfers` transfers in flight.
     func limit(activeTransfers: Int) -> Int {
-        guard sawHTTP2, !sawHTTP1 else { return configured }
-        let needed = (activeTransfers + Self.streamsPerConnection - 1) / Self.streamsPerConnection + 1
+        guard adaptsToStreams else { return configured }
+        let needed = (activeTransfers + streamCapacity - 1) / streamCapacity + 1
         return min(configured, max(2, needed))
+    }
+
+    /// The streams the server allows per connection, as one moment of the engine shows it; nil
+    /// when it shows nothing about that.
+    ///
+    /// Requests wait (`waiting`, added but not yet sent) although every connection the limit
+    /// allows is open and carries requests (`streamsByConnection`, one count per connection):
+    /// libcurl places a request on any connection with a free stream, so each of them is full,
+    /// and the busiest one carries what the server allows. Fewer connections than the limit
+    /// means a connection is still being set up: the wait says nothing.
+    /// - Returns: that number, when it is below ``streamsPerConnection``.
+    static func saturatedConnectionStreams(waiting: Int, streamsByConnection: [Int], limit: Int) -> Int? {
+        guard waiting > 0, streamsByConnection.count >= limit,
+              let busiest = streamsByConnection.max(), busiest > 0, busiest < streamsPerConnection else { return nil }
+        return busiest
     }
 }

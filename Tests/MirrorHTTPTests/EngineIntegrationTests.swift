@@ -358,6 +358,35 @@ import Testing
         #expect((1...4).contains(connections.count), "\(connections.count) connections for \(count + 1) transfers")
     }
 
+    /// A server that allows 10 streams per connection (nginx `http2_max_concurrent_streams 10`)
+    /// must get more connections than the 100-stream assumption gives (3 for 120 transfers):
+    /// the engine sees requests wait while every allowed connection is full. The responses are
+    /// rate-limited (40 KB at 100 KB/s), so that the transfers overlap however slowly the
+    /// client runs (sanitizers).
+    @Test func aServerThatAllowsFewStreamsGetsMoreConnections() async throws {
+        let nginx = try NginxFixture(servers: [.mtls], pki: try TestPKI.shared(), options: .init(
+            extraServerDirectives: "http2_max_concurrent_streams 10; location /many/ { limit_rate 100k; }"))
+        defer { nginx.stop() }
+        let s = try Setup()
+        let client = HTTPClient(configuration: .init(maxConnectionsPerHost: 16, maxTotalConnections: 64))
+        defer { client.shutdown() }
+        let profile = s.profile(try s.identity())
+        let count = 120
+        let body = Data(repeating: UInt8(ascii: "x"), count: 40_000)
+        for index in 0..<count { try nginx.site.write("many/\(index).txt", body) }
+        let urls = (0..<count).map { nginx.url(.mtls, path: "/many/\($0).txt") }
+        let first = try await client.perform(HTTPRequest(url: urls[0]), profile: profile)
+        #expect(first.httpVersion == "2")
+        let responses = try await Self.fetchAll(urls, client: client, profile: profile)
+        #expect(responses.count == count)
+        #expect(responses.allSatisfy { $0.status == 200 && $0.httpVersion == "2" && $0.bodyBytes == 40_000 })
+        let connections = Set(nginx.accessLogEntries(for: .mtls, atLeast: count + 1) {
+            $0.target.hasPrefix("/many/")
+        }.map(\.connection))
+        #expect(connections.count >= 8, "\(connections.count) connections for \(count + 1) transfers")
+        #expect(connections.count <= 16, "\(connections.count) connections for \(count + 1) transfers")
+    }
+
     /// Over HTTP/1.1 each connection carries one transfer at a time: the configured limit stays
     /// the concurrency. The responses are rate-limited (40 KB at 100 KB/s), so that all of them
     /// are in flight together however slowly the client runs (sanitizers).

@@ -34,4 +34,41 @@ struct HostConnectionPolicyTests {
         policy.observe(httpVersion: Int(CURL_HTTP_VERSION_3))
         #expect(policy.limit(activeTransfers: active) == expected)
     }
+
+    @Test("requests that wait while every allowed connection is busy show the server's stream limit",
+          arguments: [
+              // waiting, requests per connection, limit, expected
+              (40, [10, 10, 10], 3, 10),     // nginx with http2_max_concurrent_streams 10
+              (40, [10, 7, 10], 3, 10),      // one connection drains after a GOAWAY: the busiest counts
+              (1, [1, 1], 2, 1),             // a server that allows one stream
+              (0, [10, 10, 10], 3, nil),     // nothing waits: the connections suffice
+              (40, [10, 10], 3, nil),        // a third connection is still being set up
+              (40, [], 2, nil),              // no connection yet
+              (40, [100, 100, 100], 3, nil), // full at the policy's own stream limit: nothing learnt
+              (40, [120, 90], 2, nil),       // more than the policy asks for
+          ] as [(Int, [Int], Int, Int?)])
+    func saturatedConnections(waiting: Int, streams: [Int], limit: Int, expected: Int?) {
+        #expect(HostConnectionPolicy.saturatedConnectionStreams(
+            waiting: waiting, streamsByConnection: streams, limit: limit) == expected)
+    }
+
+    @Test("a server that allows fewer streams per connection gets more connections, never more than configured")
+    func fewerStreamsMoreConnections() {
+        var policy = HostConnectionPolicy(configured: 16)
+        policy.observe(httpVersion: Self.http2)
+        #expect(policy.limit(activeTransfers: 256) == 4)
+        policy.observeServerStreamLimit(10)
+        #expect(policy.streamCapacity == 10)
+        #expect(policy.limit(activeTransfers: 100) == 11)
+        #expect(policy.limit(activeTransfers: 256) == 16)
+        // A later, higher reading does not undo a lower one; zero counts as one.
+        policy.observeServerStreamLimit(50)
+        #expect(policy.streamCapacity == 10)
+        policy.observeServerStreamLimit(0)
+        #expect(policy.streamCapacity == 1)
+        #expect(policy.limit(activeTransfers: 3) == 4)
+        // Over HTTP/1.x the configured limit holds whatever was learnt.
+        policy.observe(httpVersion: Self.http1)
+        #expect(policy.limit(activeTransfers: 3) == 16)
+    }
 }
