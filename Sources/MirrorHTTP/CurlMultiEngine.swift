@@ -49,6 +49,8 @@ final class CurlMultiEngine: @unchecked Sendable {
     private var streamsByConnection: [Int32: Int] = [:]
     /// Consecutive rounds in which requests waited while every allowed connection was full.
     private var saturatedRounds = 0
+    /// The policy learnt a lower stream limit: the waiting transfers must try again.
+    private var retryWaiting = false
 
     /// How many times the engine waited a whole poll timeout (one second) while transfers were
     /// in flight. Against a server that answers at once this stays 0; a count there means
@@ -199,6 +201,25 @@ final class CurlMultiEngine: @unchecked Sendable {
         if saturatedRounds >= 2 {
             connectionPolicy.observeServerStreamLimit(streams)
             saturatedRounds = 0
+            retryWaiting = true
+        }
+    }
+
+    /// Takes the transfers whose requests wait for a connection off the multi handle and adds
+    /// them again, so that they see the raised connection limit. libcurl 7.88 keeps a transfer
+    /// that found no connection in a pending list and lets one of them try again per finished
+    /// transfer, which then takes the stream that transfer freed: no new connection would open.
+    /// They hold no connection (every allowed one was open and full, see
+    /// ``HostConnectionPolicy/saturatedConnectionStreams(waiting:streamsByConnection:limit:)``).
+    private func addWaitingAgain() {
+        for transfer in unsent where !transfer.isRetired && transfer.connectionPort == 0 {
+            curl_multi_remove_handle(multi, transfer.easy)
+            let code = curl_multi_add_handle(multi, transfer.easy)
+            guard code != CURLM_OK else { continue }
+            active.removeValue(forKey: transfer.id)
+            retire(transfer)
+            transfer.continuation.resume(returning: .failure(.curl(
+                url: transfer.request.url, code: Int32(code.rawValue), message: String(cString: curl_multi_strerror(code)))))
         }
     }
 
@@ -250,6 +271,10 @@ final class CurlMultiEngine: @unchecked Sendable {
             if limit != hostConnectionLimit {
                 hostConnectionLimit = limit
                 _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limit)
+            }
+            if retryWaiting {
+                retryWaiting = false
+                addWaitingAgain()
             }
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)

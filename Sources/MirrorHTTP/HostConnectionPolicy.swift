@@ -16,10 +16,10 @@ import CCurl
 ///
 /// A server may allow fewer streams per connection than ``streamsPerConnection`` (its
 /// `SETTINGS_MAX_CONCURRENT_STREAMS`, which libcurl 7.88 does not expose). The engine then sees
-/// requests wait for a connection while every connection the limit allows is open and busy; the
-/// busiest one carries what the server allows (``saturatedConnectionStreams(waiting:streamsByConnection:limit:)``).
-/// ``observeServerStreamLimit(_:)`` takes that number as the streams per connection from then
-/// on, so the limit grows back towards the configured one.
+/// requests wait for a connection while every connection the limit allows is open and busy
+/// (``saturatedConnectionStreams(waiting:streamsByConnection:limit:)``).
+/// ``observeServerStreamLimit(_:)`` takes what the least busy of them carries as the streams
+/// per connection from then on, so the limit grows back towards the configured one.
 struct HostConnectionPolicy: Sendable, Equatable {
     /// Concurrent streams per HTTP/2 connection (`CURLMOPT_MAX_CONCURRENT_STREAMS`, set to this
     /// value on the engine's multi handle; nginx allows 128 by default).
@@ -67,13 +67,22 @@ struct HostConnectionPolicy: Sendable, Equatable {
     ///
     /// Requests wait (`waiting`, added but not yet sent) although every connection the limit
     /// allows is open and carries requests (`streamsByConnection`, one count per connection):
-    /// libcurl places a request on any connection with a free stream, so each of them is full,
-    /// and the busiest one carries what the server allows. Fewer connections than the limit
-    /// means a connection is still being set up: the wait says nothing.
+    /// libcurl places a request on any connection with a free stream, so it counts each of them
+    /// as full. Fewer connections than the limit means a connection is still being set up: the
+    /// wait says nothing.
+    ///
+    /// The least busy connection shows the server's limit. A busier one got requests before
+    /// the server's SETTINGS frame arrived, when libcurl assumed 100 streams (nghttp2 then
+    /// holds the excess back): with nginx at 10 streams, connections carried 10, 10 and 29.
+    /// A connection that drains after a GOAWAY (nginx sends one after 1,000 requests), or one
+    /// just opened, may show less than the limit while a request or two wait for a moment; so
+    /// at least as many requests as that connection carries must wait. A low estimate would
+    /// cost connections (never more than configured), not transfers.
     /// - Returns: that number, when it is below ``streamsPerConnection``.
     static func saturatedConnectionStreams(waiting: Int, streamsByConnection: [Int], limit: Int) -> Int? {
         guard waiting > 0, streamsByConnection.count >= limit,
-              let busiest = streamsByConnection.max(), busiest > 0, busiest < streamsPerConnection else { return nil }
-        return busiest
+              let least = streamsByConnection.min(), least > 0, least < streamsPerConnection,
+              waiting >= least else { return nil }
+        return least
     }
 }

@@ -360,9 +360,12 @@ import Testing
 
     /// A server that allows 10 streams per connection (nginx `http2_max_concurrent_streams 10`)
     /// must get more connections than the 100-stream assumption gives (3 for 120 transfers):
-    /// the engine sees requests wait while every allowed connection is full. The responses are
-    /// rate-limited (40 KB at 100 KB/s), so that the transfers overlap however slowly the
-    /// client runs (sanitizers).
+    /// the engine sees requests wait while every allowed connection is full. Two waves of 120,
+    /// as a crawl keeps adding requests: in the first, libcurl may place requests on a new
+    /// connection before the server's SETTINGS arrive (nghttp2 then holds them, out of sight);
+    /// in the second, the open connections take 10 each and the rest wait in view. The
+    /// responses are rate-limited (40 KB at 100 KB/s), so that the transfers overlap however
+    /// slowly the client runs (sanitizers).
     @Test func aServerThatAllowsFewStreamsGetsMoreConnections() async throws {
         let nginx = try NginxFixture(servers: [.mtls], pki: try TestPKI.shared(), options: .init(
             extraServerDirectives: "http2_max_concurrent_streams 10; location /many/ { limit_rate 100k; }"))
@@ -373,18 +376,23 @@ import Testing
         let profile = s.profile(try s.identity())
         let count = 120
         let body = Data(repeating: UInt8(ascii: "x"), count: 40_000)
-        for index in 0..<count { try nginx.site.write("many/\(index).txt", body) }
-        let urls = (0..<count).map { nginx.url(.mtls, path: "/many/\($0).txt") }
+        for index in 0..<(2 * count) { try nginx.site.write("many/\(index).txt", body) }
+        let urls = (0..<(2 * count)).map { nginx.url(.mtls, path: "/many/\($0).txt") }
         let first = try await client.perform(HTTPRequest(url: urls[0]), profile: profile)
         #expect(first.httpVersion == "2")
-        let responses = try await Self.fetchAll(urls, client: client, profile: profile)
-        #expect(responses.count == count)
-        #expect(responses.allSatisfy { $0.status == 200 && $0.httpVersion == "2" && $0.bodyBytes == 40_000 })
-        let connections = Set(nginx.accessLogEntries(for: .mtls, atLeast: count + 1) {
+        for wave in [urls[0..<count], urls[count...]] {
+            let responses = try await Self.fetchAll(Array(wave), client: client, profile: profile)
+            #expect(responses.count == count)
+            #expect(responses.allSatisfy { $0.status == 200 && $0.httpVersion == "2" && $0.bodyBytes == 40_000 })
+        }
+        let connections = Set(nginx.accessLogEntries(for: .mtls, atLeast: 2 * count + 1) {
             $0.target.hasPrefix("/many/")
         }.map(\.connection))
-        #expect(connections.count >= 8, "\(connections.count) connections for \(count + 1) transfers")
-        #expect(connections.count <= 16, "\(connections.count) connections for \(count + 1) transfers")
+        // 3 with 100 streams assumed; 13 when the engine sees the server's 10 and re-adds the
+        // waiting requests at once (once in about 50 runs, 5).
+        #expect(connections.count >= 5, "\(connections.count) connections for \(2 * count + 1) transfers")
+        // At most the configured 16 at a time; a wave may close some and open others.
+        #expect(connections.count <= 2 * 16, "\(connections.count) connections for \(2 * count + 1) transfers")
     }
 
     /// Over HTTP/1.1 each connection carries one transfer at a time: the configured limit stays

@@ -39,13 +39,16 @@ struct HostConnectionPolicyTests {
           arguments: [
               // waiting, requests per connection, limit, expected
               (40, [10, 10, 10], 3, 10),     // nginx with http2_max_concurrent_streams 10
-              (40, [10, 7, 10], 3, 10),      // one connection drains after a GOAWAY: the busiest counts
+              (40, [10, 29, 10], 3, 10),     // 29 were placed before the server's SETTINGS arrived
+              (40, [10, 7, 10], 3, 7),       // one drains after a GOAWAY: a low estimate, more connections
               (1, [1, 1], 2, 1),             // a server that allows one stream
               (0, [10, 10, 10], 3, nil),     // nothing waits: the connections suffice
               (40, [10, 10], 3, nil),        // a third connection is still being set up
               (40, [], 2, nil),              // no connection yet
               (40, [100, 100, 100], 3, nil), // full at the policy's own stream limit: nothing learnt
-              (40, [120, 90], 2, nil),       // more than the policy asks for
+              (40, [120, 100], 2, nil),      // at or above what the policy asks for
+              (1, [64, 96, 14], 3, nil),     // one request waits a moment beside a connection that drains
+              (5, [10, 10, 10], 3, nil),     // fewer wait than one more connection would carry
           ] as [(Int, [Int], Int, Int?)])
     func saturatedConnections(waiting: Int, streams: [Int], limit: Int, expected: Int?) {
         #expect(HostConnectionPolicy.saturatedConnectionStreams(
