@@ -95,6 +95,16 @@ def mirror_table(args, runs):
     print("Wall time over %d runs (min–max): %s. Peak RSS is the largest of the runs. *requests* and *MiB "
           "sent* come from nginx's access log (`$body_bytes_sent`); files and link columns describe the last "
           "run's output." % (args.runs, spread))
+    mine = stats.get("mtls-mirror")
+    for label, name in (("engine-floor", "mtls-mirror's HTTP engine (Benchmarks/fetch-floor), 256 at a time"),
+                        ("curl-floor", "curl --parallel --parallel-max 256 --http2")):
+        floor = summary(runs, label, "mirror")
+        if floor:
+            print("- Fetching alone, every reachable URL given in advance (nothing to discover, parse or write), "
+                  "with %s: %.2f s (median; %.2f–%.2f s, exit %s, %d requests), %s wget2's wall time, "
+                  "%s mtls-mirror's." % (
+                      name, floor["wall"], floor["lo"], floor["hi"], floor["codes"], floor["requests"],
+                      ratio(floor["wall"], ref and ref["wall"]), ratio(floor["wall"], mine and mine["wall"])))
     for tool in tools:
         _, _, c, extra = load_check(args.work, tool)
         samples = c.get("samples", {})

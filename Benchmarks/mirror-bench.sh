@@ -26,6 +26,11 @@
 #                        point of its run; after every kill, check that the served snapshot is complete
 #                        and matches its manifest
 #   --parallel-max N     curl baseline: transfers at a time (default 32)
+#   --fetch-floor        mirror mode: after each round, also time fetching every reachable URL of
+#                        the site, all known in advance, 256 at a time, bodies discarded: with
+#                        mtls-mirror's own HTTP engine (Benchmarks/fetch-floor, built here) and with
+#                        curl --parallel --http2. What fetching alone costs on this machine, with
+#                        nothing to discover, parse or write
 #   --tools LIST         comma-separated subset of mtls-mirror,wget,wget2 (default all three)
 #   --timeout S          wall-clock limit per tool run (default 900)
 #   --mtls-mirror-bin P  use this binary instead of building with scripts/build-release.sh
@@ -39,7 +44,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-pages=2000 seed="" runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 change_pct=0 kills=0 parallel_max=32 timeout_s=900 keep=0 build=1
+fetch_floor=0 pages=2000 seed="" runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 change_pct=0 kills=0 parallel_max=32 timeout_s=900 keep=0 build=1
 bin="" tools="mtls-mirror,wget,wget2" meta_dir=_mirror work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -56,6 +61,7 @@ while [ $# -gt 0 ]; do
         --change) change_pct=$2; shift 2 ;;
         --kills) kills=$2; shift 2 ;;
         --parallel-max) parallel_max=$2; shift 2 ;;
+        --fetch-floor) fetch_floor=1; shift ;;
         --tools) tools=$2; shift 2 ;;
         --timeout) timeout_s=$2; shift 2 ;;
         --mtls-mirror-bin) bin=$2; build=0; shift 2 ;;
@@ -196,6 +202,16 @@ if has_tool mtls-mirror; then
         log "skipping mtls-mirror in --refresh: $bin has no 'refresh' command yet"
         mtls_note="no 'refresh' command yet"
     fi
+fi
+floor_bin=""
+if [ "$fetch_floor" = 1 ]; then
+    # Built as the product is (scripts/build-release.sh), so that both link the same way.
+    log "building Benchmarks/fetch-floor"
+    floor_flags=(-c release --package-path Benchmarks/fetch-floor)
+    [ "$(uname -s)" = Linux ] && floor_flags+=(--static-swift-stdlib)
+    swift build "${floor_flags[@]}" >"$work/logs/fetch-floor-build.log" 2>&1 ||
+        { log "the fetch-floor build failed; see $work/logs/fetch-floor-build.log"; keep=1; exit 1; }
+    floor_bin=$(swift build "${floor_flags[@]}" --show-bin-path)/fetch-floor
 fi
 export BENCH_P12_PASSWORD
 BENCH_P12_PASSWORD=$(cat "$pki/password.txt")
@@ -449,6 +465,28 @@ PY
         --http2 -K "$work/curl-revalidate.cfg"
 }
 
+# fetch_floor_run RUN: times fetching every reachable URL of the site (the generator's list and
+# robots.txt), all known in advance, 256 at a time, bodies discarded: with mtls-mirror's HTTP
+# engine (Benchmarks/fetch-floor) and with curl --parallel over HTTP/2.
+fetch_floor_run() {
+    if [ ! -s "$work/curl-floor.cfg" ]; then
+        python3 - "$work/www/_expected.json" "$origin" "$pki" "$work/curl-floor.cfg" "$work/floor-urls.txt" <<'PY'
+import json, sys
+expected, origin, pki, path, plain = sys.argv[1:6]
+base = origin.rstrip("/")
+urls = [base + "/robots.txt"] + [base + p for p in json.load(open(expected))["paths"]]
+with open(plain, "w") as out:
+    out.write("\n".join(urls) + "\n")
+with open(path, "w") as out:
+    out.write("next\n".join('url = "%s"\ngloboff\noutput = "/dev/null"\ncacert = "%s/server-root.pem"\n'
+                            'cert = "%s/client-chain.pem"\nkey = "%s/client.key"\n' % (u, pki, pki, pki)
+                            for u in urls))
+PY
+    fi
+    timed engine-floor "$1" mirror "$floor_bin" "$pki" "$work/floor-urls.txt" 256
+    timed curl-floor "$1" mirror curl -s --no-progress-meter --http2 --parallel --parallel-max 256 -K "$work/curl-floor.cfg"
+}
+
 runs_tsv=$work/runs.tsv
 : >"$runs_tsv"
 # timed LABEL RUN PHASE COMMAND...: runs COMMAND under GNU time and timeout, appends a line to runs.tsv:
@@ -534,6 +572,7 @@ if [ "$refresh" = 0 ]; then
             timed "$tool" "$run" mirror "${COMMAND[@]}"
             [ "$run" = "$runs" ] && check "$tool" "$out"
         done
+        [ "$fetch_floor" = 1 ] && fetch_floor_run "$run"
     done
 else
     for run in $(seq "$runs"); do
