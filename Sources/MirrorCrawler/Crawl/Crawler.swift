@@ -108,8 +108,7 @@ public final class Crawler: Sendable {
         async let placeholders = Result { () throws(StoreError) in
             try writePlaceholders(for: reserved, in: staging.fileSystem, date: started)
         }
-        // The manifest is final now: it is written while the documents are rewritten (the
-        // rewrite waits on file creation more than on the cores).
+        // The manifest is final now: it is written while the documents are rewritten.
         let manifest = await state.manifest
         async let manifestSaved = Self.save(manifest, to: staging.fileSystem)
         let (rewritten, rewriteFailures) = await rewriteDocuments(
