@@ -375,9 +375,7 @@ import Testing
         defer { client.shutdown() }
         let profile = s.profile(try s.identity())
         let count = 120
-        let body = Data(repeating: UInt8(ascii: "x"), count: 40_000)
-        for index in 0..<(2 * count) { try nginx.site.write("many/\(index).txt", body) }
-        let urls = (0..<(2 * count)).map { nginx.url(.mtls, path: "/many/\($0).txt") }
+        let urls = try Self.writeManyFiles(2 * count, to: nginx)
         let first = try await client.perform(HTTPRequest(url: urls[0]), profile: profile)
         #expect(first.httpVersion == "2")
         for wave in [urls[0..<count], urls[count...]] {
@@ -385,9 +383,7 @@ import Testing
             #expect(responses.count == count)
             #expect(responses.allSatisfy { $0.status == 200 && $0.httpVersion == "2" && $0.bodyBytes == 40_000 })
         }
-        let connections = Set(nginx.accessLogEntries(for: .mtls, atLeast: 2 * count + 1) {
-            $0.target.hasPrefix("/many/")
-        }.map(\.connection))
+        let connections = Self.manyConnections(nginx, requests: 2 * count + 1)
         // 3 with 100 streams assumed; 13 when the engine sees the server's 10 and re-adds the
         // waiting requests at once (once in about 50 runs, 5).
         #expect(connections.count >= 5, "\(connections.count) connections for \(2 * count + 1) transfers")
@@ -407,18 +403,26 @@ import Testing
         defer { client.shutdown() }
         let profile = s.profile(try s.identity())
         let count = 24
-        let body = Data(repeating: UInt8(ascii: "x"), count: 40_000)
-        for index in 0..<count { try nginx.site.write("many/\(index).txt", body) }
-        let urls = (0..<count).map { nginx.url(.mtls, path: "/many/\($0).txt") }
+        let urls = try Self.writeManyFiles(count, to: nginx)
         let first = try await client.perform(HTTPRequest(url: urls[0]), profile: profile)
         #expect(first.httpVersion == "1.1")
         let responses = try await Self.fetchAll(urls, client: client, profile: profile)
         #expect(responses.count == count)
         #expect(responses.allSatisfy { $0.status == 200 && $0.httpVersion == "1.1" })
-        let connections = Set(nginx.accessLogEntries(for: .mtls, atLeast: count + 1) {
-            $0.target.hasPrefix("/many/")
-        }.map(\.connection))
+        let connections = Self.manyConnections(nginx, requests: count + 1)
         #expect(connections.count >= 8, "\(connections.count) connections for \(count + 1) transfers")
+    }
+
+    /// Writes `count` files of 40 KB as `/many/N.txt` on `nginx`'s site; returns their mTLS URLs.
+    static func writeManyFiles(_ count: Int, to nginx: NginxFixture) throws -> [String] {
+        let body = Data(repeating: UInt8(ascii: "x"), count: 40_000)
+        for index in 0..<count { try nginx.site.write("many/\(index).txt", body) }
+        return (0..<count).map { nginx.url(.mtls, path: "/many/\($0).txt") }
+    }
+
+    /// The connections nginx logged for requests under `/many/`, once `requests` lines are in.
+    static func manyConnections(_ nginx: NginxFixture, requests: Int) -> Set<Int> {
+        Set(nginx.accessLogEntries(for: .mtls, atLeast: requests) { $0.target.hasPrefix("/many/") }.map(\.connection))
     }
 
     static func fetchAll(_ urls: [String], client: HTTPClient, profile: TLSProfile) async throws -> [HTTPResponse] {
