@@ -32,7 +32,17 @@ extension PathMapper {
     /// encodes it; `link` itself for a `nil` or empty fragment.
     public static func appendingFragment(_ fragment: String?, to link: String) -> String {
         guard let fragment, !fragment.isEmpty else { return link }
-        return link + "#" + encodeFragment(fragment)
+        // One allocation: a large page has tens of thousands of anchors to rewrite.
+        var result = link
+        let extra = fragment.utf8.reduce(1) { $0 + (mustEncodeInFragment($1) ? 3 : 1) }
+        result.reserveCapacity(link.utf8.count + extra)
+        result.append("#")
+        if extra == fragment.utf8.count + 1 {
+            result.append(fragment)
+        } else {
+            result.append(encodeFragment(fragment))
+        }
+        return result
     }
 
     /// ``relativeLink(from:to:fragment:)`` without the fragment, in one pass over the bytes of
@@ -124,16 +134,31 @@ extension PathMapper {
 
     /// Encodes what may not appear raw in a fragment; existing `%XX` stay as they are.
     static func encodeFragment(_ fragment: String) -> String {
-        var out: [UInt8] = []
-        for byte in fragment.utf8 {
-            if byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "#") || byte == UInt8(ascii: "\"")
-                || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "`") {
-                out += [UInt8(ascii: "%"), FileNameEncoding.hexDigit(byte >> 4), FileNameEncoding.hexDigit(byte & 0x0F)]
-            } else {
-                out.append(byte)
+        let utf8 = fragment.utf8
+        let length = utf8.reduce(0) { $0 + (mustEncodeInFragment($1) ? 3 : 1) }
+        if length == utf8.count { return fragment }
+        return String(unsafeUninitializedCapacity: length) { out in
+            var index = 0
+            for byte in utf8 {
+                if mustEncodeInFragment(byte) {
+                    out[index] = UInt8(ascii: "%")
+                    out[index + 1] = FileNameEncoding.hexDigit(byte >> 4)
+                    out[index + 2] = FileNameEncoding.hexDigit(byte & 0x0F)
+                    index += 3
+                } else {
+                    out[index] = byte
+                    index += 1
+                }
             }
+            return index
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether ``encodeFragment(_:)`` percent-encodes `byte`.
+    @inline(__always)
+    private static func mustEncodeInFragment(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "#") || byte == UInt8(ascii: "\"")
+            || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "`")
     }
 }
 

@@ -98,3 +98,45 @@ extension HTMLExtractorTests {
         #expect(refs.map(\.value) == ["after.png"])
     }
 }
+
+/// The copy libxml2 parses: every byte maps as the table says, whether it sits in a word the
+/// fast path skips or not, at every position and length.
+@Suite struct ASCIIProxyTests {
+    static func expected(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case 0x09, 0x0A, 0x0D, 0x20...0x7E: byte
+        case 0x0C: 0x20
+        default: UInt8(ascii: "x")
+        }
+    }
+
+    @Test func everyByteAtEveryPositionOfAWord() {
+        for byte in UInt8.min...UInt8.max {
+            for position in 0..<8 {
+                var word = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                word[position] = byte
+                let value = word.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                #expect(HTMLExtractor.isPlainWord(value) == (0x20...0x7E).contains(byte), "byte \(byte) at \(position)")
+                let proxy = HTMLExtractor.asciiProxy(word + [UInt8](repeating: UInt8(ascii: "b"), count: 9))
+                #expect(proxy[position] == Self.expected(byte), "byte \(byte) at \(position)")
+            }
+        }
+    }
+
+    @Test func randomDocumentsOfEveryLengthMatchTheTable() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<70 {
+            for _ in 0..<20 {
+                // Mostly printable ASCII, as pages are, with controls and UTF-8 mixed in.
+                let bytes = (0..<length).map { _ -> UInt8 in
+                    UInt8.random(in: 0...9, using: &generator) < 7 ? UInt8.random(in: 0x20...0x7E, using: &generator)
+                        : UInt8.random(in: 0...255, using: &generator)
+                }
+                let proxy = HTMLExtractor.asciiProxy(bytes)
+                var expected = bytes.map(Self.expected)
+                if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { expected.replaceSubrange(0..<3, with: [0x20, 0x20, 0x20]) }
+                #expect(proxy == expected, "\(bytes)")
+            }
+        }
+    }
+}

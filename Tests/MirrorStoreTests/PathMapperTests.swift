@@ -143,6 +143,9 @@ import Testing
         ("a/b/c/d.html", "e/f.html", "", "../../../e/f.html"),
         ("a/b.html", "a/b/c.html", "x%20y", "b/c.html#x%20y"),
         ("a/b/c.html", "a/index.html", "#", "../index.html#%23"),
+        ("index.html", "a.html", "caf\u{E9}", "a.html#caf%C3%A9"),
+        ("index.html", "a.html", "q\"<x>`", "a.html#q%22%3Cx%3E%60"),
+        ("index.html", "a.html", "os.path.join-!$&'()*+,;=:@/?", "a.html#os.path.join-!$&'()*+,;=:@/?"),
     ] as [(String, String, String?, String)])
     func relativeLinks(source: String, target: String, fragment: String?, expected: String) {
         #expect(PathMapper.relativeLink(from: source, to: target, fragment: fragment) == expected)

@@ -74,18 +74,45 @@ public enum HTMLExtractor {
     }
 
     static func asciiProxy(_ bytes: [UInt8]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: bytes.count)
-        proxyTable.withUnsafeBufferPointer { table in
-            out.withUnsafeMutableBufferPointer { dst in
-                bytes.withUnsafeBufferPointer { src in
-                    for i in 0..<src.count { dst[i] = table[Int(src[i])] }
+        var out = [UInt8](unsafeUninitializedCapacity: bytes.count) { dst, initialized in
+            bytes.withUnsafeBufferPointer { src in
+                guard let source = src.baseAddress, let target = dst.baseAddress else { return }
+                target.initialize(from: source, count: src.count)
+                proxyTable.withUnsafeBufferPointer { table in
+                    // Eight bytes at a time: most words of a page are printable ASCII, which stays.
+                    let raw = UnsafeRawPointer(source)
+                    var i = 0
+                    while i + 8 <= src.count {
+                        if !isPlainWord(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
+                            for j in i..<(i + 8) { target[j] = table[Int(source[j])] }
+                        }
+                        i += 8
+                    }
+                    while i < src.count {
+                        target[i] = table[Int(source[i])]
+                        i += 1
+                    }
                 }
             }
+            initialized = bytes.count
         }
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             out[0] = 0x20; out[1] = 0x20; out[2] = 0x20
         }
         return out
+    }
+
+    /// Whether all eight bytes of `word` are in 0x20...0x7E, which ``proxyTable`` keeps as they
+    /// are. (Bit tricks: a byte below 0x20, or equal to 0x7F, borrows into its top bit.)
+    @inline(__always)
+    static func isPlainWord(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        if word & highs != 0 { return false }
+        let below20 = (word &- ones &* 0x20) & ~word & highs
+        let x = word ^ (ones &* 0x7F)
+        let equal7F = (x &- ones) & ~x & highs
+        return below20 | equal7F == 0
     }
 
     /// UTF-16 (after a 2-byte BOM) to UTF-8, with U+FFFD for unpaired surrogates.
