@@ -32,16 +32,13 @@ extension PathMapper {
     /// encodes it; `link` itself for a `nil` or empty fragment.
     public static func appendingFragment(_ fragment: String?, to link: String) -> String {
         guard let fragment, !fragment.isEmpty else { return link }
-        // One allocation: a large page has tens of thousands of anchors to rewrite.
+        // One allocation for the result (a large page has tens of thousands of anchors to
+        // rewrite); a fragment that needs no encoding is not copied first.
+        let encoded = encodeFragment(fragment)
         var result = link
-        let extra = fragment.utf8.reduce(1) { $0 + (mustEncodeInFragment($1) ? 3 : 1) }
-        result.reserveCapacity(link.utf8.count + extra)
+        result.reserveCapacity(link.utf8.count + 1 + encoded.utf8.count)
         result.append("#")
-        if extra == fragment.utf8.count + 1 {
-            result.append(fragment)
-        } else {
-            result.append(encodeFragment(fragment))
-        }
+        result.append(encoded)
         return result
     }
 
@@ -132,7 +129,8 @@ extension PathMapper {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Encodes what may not appear raw in a fragment; existing `%XX` stay as they are.
+    /// Encodes what may not appear raw in a fragment; existing `%XX` stay as they are. A
+    /// fragment with nothing to encode is returned as it is.
     static func encodeFragment(_ fragment: String) -> String {
         let utf8 = fragment.utf8
         let length = utf8.reduce(0) { $0 + (mustEncodeInFragment($1) ? 3 : 1) }
