@@ -21,7 +21,7 @@ import Testing
     static func currentThreadName() -> String {
         var buffer = [CChar](repeating: 0, count: 64)
         _ = CMirrorShims_thread_name(&buffer, buffer.count)
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     @Test func resultsAndErrorsComeBackToTheirCallers() async throws {
