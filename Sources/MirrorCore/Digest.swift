@@ -41,23 +41,32 @@ public final class SHA256Stream {
 
     /// Ends the hash and returns it as lower-case hex. Call once.
     public func finalizeHex() -> String {
-        var out = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &out, &length)
-        return out.hexString
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { out in
+            var length: UInt32 = 0
+            EVP_DigestFinal_ex(context, out.baseAddress, &length)
+            return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(out)[..<Int(min(length, 32))]).hexString
+        }
     }
 }
 
 extension Sequence where Element == UInt8 {
     /// Lower-case hexadecimal, two digits a byte.
     public var hexString: String {
+        if let text = withContiguousStorageIfAvailable({ UnsafeRawBufferPointer($0).hexString }) { return text }
+        return Array(self).withUnsafeBytes { $0.hexString }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Lower-case hexadecimal, two digits a byte, written straight into the string's storage.
+    public var hexString: String {
         let digits: StaticString = "0123456789abcdef"
-        var chars: [UInt8] = []
-        chars.reserveCapacity(underestimatedCount * 2)
-        for byte in self {
-            chars.append(digits.utf8Start[Int(byte >> 4)])
-            chars.append(digits.utf8Start[Int(byte & 0x0f)])
+        return String(unsafeUninitializedCapacity: count * 2) { chars in
+            for (index, byte) in enumerated() {
+                chars[2 * index] = digits.utf8Start[Int(byte >> 4)]
+                chars[2 * index + 1] = digits.utf8Start[Int(byte & 0x0f)]
+            }
+            return count * 2
         }
-        return String(decoding: chars, as: UTF8.self)
     }
 }

@@ -88,7 +88,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
         try check(CMirrorShims_curl_easy_setopt_string(easy, CURLOPT_URL, url), "URL")
-        try check(CMirrorShims_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"), "protocols")
+        try check(CMirrorShims_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, Self.cString("http,https")), "protocols")
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1), "nosignal")
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0), "followlocation")
         if request.method == .head {
@@ -135,7 +135,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         if request.acceptCompression {
             // "" = every encoding this libcurl decodes (gzip, deflate, br, zstd).
-            try check(CMirrorShims_curl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""), "accept encoding")
+            try check(CMirrorShims_curl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, Self.cString("")), "accept encoding")
         }
         try check(CMirrorShims_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, request.userAgent), "user agent")
 
@@ -154,6 +154,12 @@ final class CurlTransfer: @unchecked Sendable {
         if let headerList {
             try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList)), "headers")
         }
+    }
+
+    /// A literal as a C string, without a copy. A `String` literal of up to 15 bytes is stored
+    /// inline, and passing one where C wants `const char *` copies it to the heap every time.
+    private static func cString(_ literal: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     // MARK: Callbacks (engine thread)

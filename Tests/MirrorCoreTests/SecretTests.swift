@@ -29,4 +29,15 @@ import Testing
         #expect(SHA256Digest.hash(Array("abc".utf8)).hexString
             == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
+
+    /// Every byte value, through contiguous storage, raw bytes and a sequence without
+    /// contiguous storage, against `String(format:)`.
+    @Test func everyByteValueInEveryForm() {
+        let bytes = (0...255).map { UInt8($0) }
+        let expected = bytes.map { String(format: "%02x", $0) }.joined()
+        #expect(bytes.hexString == expected)
+        #expect(bytes.withUnsafeBytes { $0.hexString } == expected)
+        #expect(bytes.lazy.map { $0 }.hexString == expected)
+        #expect(stride(from: 0, through: 255, by: 1).lazy.map { UInt8($0) }.hexString == expected)
+    }
 }

@@ -97,6 +97,46 @@ extension HTMLExtractorTests {
         let (_, refs) = try extractOne("<title><img src=t.png></title><textarea><a href=x></textarea><img src=after.png>")
         #expect(refs.map(\.value) == ["after.png"])
     }
+
+    /// Element names are classified from a two-word copy that holds 16 bytes: names of 8, 9,
+    /// 16 and 17 bytes and more, known or not, each keep what they mean, in one document
+    /// where libxml2 interns them all.
+    @Test func elementNamesOfEveryLengthKeepTheirMeaning() throws {
+        let html = """
+            <feimage href=f.png><noframes><img src=hidden1.png></noframes><textarea><img src=hidden2.png></textarea>
+            <abcdefghijklmnop style="background:url(sixteen.png)"><img src=a.png></abcdefghijklmnop>
+            <abcdefghijklmnopq style="background:url(seventeen.png)"><a href=b.html>b</a></abcdefghijklmnopq>
+            <my-very-long-custom-element-name style="background:url(long.png)" src=ignored.png></my-very-long-custom-element-name>
+            <imagex src=not-an-image.png><image href=svg.png><noembed><a href=hidden3.html></a></noembed><a href=last.html>l</a>
+            """
+        let (_, refs) = try extractOne(html)
+        #expect(refs.map(\.value) == [
+            "f.png", "sixteen.png", "a.png", "seventeen.png", "b.html", "long.png", "svg.png", "last.html",
+        ])
+    }
+}
+
+/// The two-word element names the collector classifies tags by.
+@Suite struct ElementNameTests {
+    /// `text` as a C string in a buffer of exactly its length plus NUL (so that under
+    /// AddressSanitizer a read past the NUL fails the test).
+    private func name(_ text: String) -> ElementName? {
+        let bytes = Array(text.utf8CString)
+        let buffer = UnsafeMutableBufferPointer<CChar>.allocate(capacity: bytes.count)
+        defer { buffer.deallocate() }
+        _ = buffer.initialize(from: bytes)
+        return ElementName(buffer.baseAddress!)
+    }
+
+    @Test func namesUpToSixteenBytesAreKeptApartAndLongerOnesAreRefused() throws {
+        let texts = ["", "a", "img", "abcdefg", "abcdefgh", "abcdefghi", "abcdefgi", "abcdefghijklmnop", "abcdefghijklmnoq",
+                     "bbcdefghijklmnop"]
+        let names = try texts.map { try #require(name($0)) }
+        #expect(Set(names).count == texts.count)
+        for (text, value) in zip(texts, names) { #expect(name(text) == value) }
+        #expect(name("abcdefghijklmnopq") == nil)
+        #expect(name("my-very-long-custom-element") == nil)
+    }
 }
 
 /// The copy libxml2 parses: every byte maps as the table says, whether it sits in a word the

@@ -59,31 +59,43 @@ final class HTMLReferenceCollector {
 
     /// What one element name means to the collector.
     private struct ElementClass {
+        /// The name, for the raw-text elements (their closing tag is searched for); empty for
+        /// elements the collector knows nothing about.
         let name: String
-        /// The name with its NUL, to check that an address still holds it.
-        let cString: [CChar]
         let isRawText: Bool
         let isStyle: Bool
         let isOfInterest: Bool
+
+        static let uninteresting = ElementClass(name: "", isRawText: false, isStyle: false, isOfInterest: false)
     }
+
+    /// The classes of the element names in ``rawTextElements`` and ``elementsOfInterest``, by
+    /// name; every other name is ``ElementClass/uninteresting``. Built once per process.
+    private static let knownClasses: [ElementName: ElementClass] = {
+        var classes: [ElementName: ElementClass] = [:]
+        for name in rawTextElements.union(elementsOfInterest) {
+            guard let key = name.utf8CString.withUnsafeBufferPointer({ ElementName($0.baseAddress!) }) else { continue }
+            classes[key] = ElementClass(name: name, isRawText: rawTextElements.contains(name), isStyle: name == "style",
+                                        isOfInterest: elementsOfInterest.contains(name))
+        }
+        return classes
+    }()
 
     /// Element classes by the address of libxml2's name. libxml2 interns element names in its
     /// parser's dictionary, so a name keeps its address for the whole parse and a lookup hashes
     /// a pointer instead of a string (a large page has tens of thousands of tags). The name is
-    /// compared as well: an address that held another name is classified again.
-    private var elementClasses: [UnsafeRawPointer: ElementClass] = [:]
+    /// compared as well (``ElementName``, no heap copy): an address that held another name is
+    /// classified again.
+    private var elementClasses: [UnsafeRawPointer: (name: ElementName, element: ElementClass)] = Dictionary(minimumCapacity: 32)
 
     private func classify(_ name: UnsafePointer<xmlChar>) -> ElementClass {
         let key = UnsafeRawPointer(name)
         let cName = key.assumingMemoryBound(to: CChar.self)
-        if let known = elementClasses[key], known.cString.withUnsafeBufferPointer({ strcmp($0.baseAddress!, cName) }) == 0 {
-            return known
-        }
-        let text = String(cString: name)
-        let element = ElementClass(
-            name: text, cString: Array(text.utf8CString), isRawText: Self.rawTextElements.contains(text),
-            isStyle: text == "style", isOfInterest: Self.elementsOfInterest.contains(text))
-        elementClasses[key] = element
+        // Longer than any name the collector knows: nothing to remember.
+        guard let bytes = ElementName(cName) else { return .uninteresting }
+        if let known = elementClasses[key], known.name == bytes { return known.element }
+        let element = Self.knownClasses[bytes] ?? .uninteresting
+        elementClasses[key] = (bytes, element)
         return element
     }
 

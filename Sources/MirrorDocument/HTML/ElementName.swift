@@ -1,0 +1,28 @@
+/// An element name of at most 16 bytes, held in two words: a name to compare and hash without
+/// a heap copy (``HTMLReferenceCollector`` classifies every start tag of a page by its name).
+struct ElementName: Hashable {
+    /// The longest name that fits. Every element the collector looks for is shorter.
+    static let capacity = 16
+
+    /// The name's bytes in order, little-endian, zero-padded: no two names of at most
+    /// ``capacity`` bytes without NUL share both words.
+    private let low: UInt64
+    private let high: UInt64
+
+    /// The name ending at the first NUL of `text`, or nil when it is longer than ``capacity``.
+    /// Reads no byte past that NUL.
+    init?(_ text: UnsafePointer<CChar>) {
+        var words: (UInt64, UInt64) = (0, 0)
+        var index = 0
+        while true {
+            let byte = UInt8(bitPattern: text[index])
+            if byte == 0 { break }
+            guard index < Self.capacity else { return nil }
+            let shift = UInt64((index & 7) * 8)
+            if index < 8 { words.0 |= UInt64(byte) << shift } else { words.1 |= UInt64(byte) << shift }
+            index += 1
+        }
+        low = words.0
+        high = words.1
+    }
+}
