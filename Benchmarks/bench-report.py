@@ -5,7 +5,8 @@ Usage: python3 Benchmarks/bench-report.py --work DIR --pages N --expected-urls N
            --jobs N --runs N --refresh 0|1 --parallel-max N --latency MS [--note TEXT] [--connect TEXT]
 
 Reads DIR/runs.tsv (one line per timed run: label, run, phase, exit, wall s, peak RSS KiB,
-requests, body bytes, 2xx, 304, other statuses, from GNU time and nginx's access log),
+requests, body bytes, 2xx, 304, other statuses, user s, system s, from GNU time and nginx's
+access log; older files without the two CPU columns are read too),
 DIR/TOOL.check (files, bytes, linkcheck.py JSON, extra note: the last run's output) and, in
 refresh mode, DIR/mtls-mirror.refresh-bytes.RUN (the `bytes` of mtls-mirror's report.json).
 """
@@ -23,9 +24,10 @@ def load_runs(work):
             f = line.rstrip("\n").split("\t")
             if len(f) < 11:
                 continue
+            cpu = float(f[11] or 0) + float(f[12] or 0) if len(f) >= 13 else None
             rows.append(dict(label=f[0], run=int(f[1]), phase=f[2], code=f[3], wall=float(f[4] or 0),
                              rss=int(f[5] or 0), requests=int(f[6]), body=int(f[7]), ok=int(f[8]),
-                             not_modified=int(f[9]), other=int(f[10])))
+                             not_modified=int(f[9]), other=int(f[10]), cpu=cpu))
     return rows
 
 
@@ -64,7 +66,9 @@ def summary(runs, label, phase):
     walls = [r["wall"] for r in mine]
     last = max(mine, key=lambda r: r["run"])
     codes = sorted({r["code"] for r in mine})
+    cpus = [r["cpu"] for r in mine if r["cpu"] is not None]
     return dict(wall=statistics.median(walls), lo=min(walls), hi=max(walls), n=len(walls),
+                cpu=statistics.median(cpus) if cpus else None,
                 rss=max(r["rss"] for r in mine), codes="/".join(codes), last=last,
                 requests=statistics.median(r["requests"] for r in mine),
                 body=statistics.median(r["body"] for r in mine))
@@ -78,22 +82,25 @@ def mirror_table(args, runs):
     tools = [t for t in ("mtls-mirror", "wget", "wget2") if summary(runs, t, "mirror")]
     stats = {t: summary(runs, t, "mirror") for t in tools}
     ref = stats.get("wget2")
-    print("| tool | exit | wall s (median) | vs wget2 | peak RSS MiB (max) | vs wget2 | requests | MiB sent "
-          "| files | MiB | local refs resolved | refs to origin | URLs covered |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| tool | exit | wall s (median) | vs wget2 | CPU s (median) | vs wget2 | peak RSS MiB (max) | vs wget2 "
+          "| requests | MiB sent | files | MiB | local refs resolved | refs to origin | URLs covered |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for tool in tools:
         s = stats[tool]
         files, size, c, _ = load_check(args.work, tool)
-        print("| %s | %s | %.2f | %s | %.1f | %s | %d | %.1f | %d | %.1f | %s | %s | %s |" % (
-            tool, s["codes"], s["wall"], ratio(s["wall"], ref and ref["wall"]), s["rss"] / 1024,
+        cpu = "%.2f" % s["cpu"] if s["cpu"] is not None else "–"
+        cpu_ratio = ratio(s["cpu"], ref and ref["cpu"]) if s["cpu"] is not None else "–"
+        print("| %s | %s | %.2f | %s | %s | %s | %.1f | %s | %d | %.1f | %d | %.1f | %s | %s | %s |" % (
+            tool, s["codes"], s["wall"], ratio(s["wall"], ref and ref["wall"]), cpu, cpu_ratio, s["rss"] / 1024,
             ratio(s["rss"], ref and ref["rss"]), s["requests"], s["body"] / 1048576, files, size / 1048576,
             "%.2f %% (%d/%d)" % (c["resolvedPercent"], c["resolved"], c["local"]) if "local" in c else "–",
             c.get("origin", "–"),
             "%.2f %% (%d/%d)" % (c["coveragePercent"], c["coverage"], c["expectedURLs"]) if "coverage" in c else "–"))
     print()
     spread = "; ".join("%s %.2f–%.2f s" % (t, stats[t]["lo"], stats[t]["hi"]) for t in tools)
-    print("Wall time over %d runs (min–max): %s. Peak RSS is the largest of the runs. *requests* and *MiB "
-          "sent* come from nginx's access log (`$body_bytes_sent`); files and link columns describe the last "
+    print("Wall time over %d runs (min–max): %s. *CPU s* is user plus system time of the tool's process tree "
+          "(GNU time), the origin's and the delay proxy's not included. Peak RSS is the largest of the runs. "
+          "*requests* and *MiB sent* come from nginx's access log (`$body_bytes_sent`); files and link columns describe the last "
           "run's output." % (args.runs, spread))
     mine = stats.get("mtls-mirror")
     for label, name in (("engine-floor", "mtls-mirror's HTTP engine (Benchmarks/fetch-floor), 256 at a time"),

@@ -490,29 +490,30 @@ PY
 runs_tsv=$work/runs.tsv
 : >"$runs_tsv"
 # timed LABEL RUN PHASE COMMAND...: runs COMMAND under GNU time and timeout, appends a line to runs.tsv:
-# label run phase exit wall-s rss-KiB requests body-bytes 2xx 304 other (from nginx's access log).
+# label run phase exit wall-s rss-KiB requests body-bytes 2xx 304 other (from nginx's access log)
+# user-s system-s (CPU time of the command and everything it waited for).
 timed() {
     local label=$1 run=$2 phase=$3
     shift 3
-    local from code elapsed rss
+    local from code elapsed rss user system
     from=$(origin_log_offset)
     # Write out what earlier runs left dirty, untimed: mtls-mirror syncs its snapshot before
     # publishing it, and syncfs(2) writes every dirty page of the file system, so it would
     # otherwise pay for the files the previous tool left unwritten.
     sync
     set +e
-    /usr/bin/time -f '%e %M' -o "$work/time.txt" timeout --foreground -k 10 "$timeout_s" "$@" \
+    /usr/bin/time -f '%e %M %U %S' -o "$work/time.txt" timeout --foreground -k 10 "$timeout_s" "$@" \
         >"$work/logs/$label-$run-$phase.out" 2>"$work/logs/$label-$run-$phase.err"
     code=$?
     set -e
     # GNU time ignores SIGINT and exits normally with 128+signal, so bash would not act on a
     # Ctrl-C by itself: stop here (the EXIT trap cleans up).
     case "$code" in 130|143) log "interrupted"; exit 130 ;; esac
-    read -r elapsed rss < <(tail -n 1 "$work/time.txt")
+    read -r elapsed rss user system < <(tail -n 1 "$work/time.txt")
     [ "$code" = 124 ] && log "$label timed out after ${timeout_s}s"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$run" "$phase" "$code" "$elapsed" "$rss" \
-        "$(origin_log_summary "$from" | tr ' ' '\t')" >>"$runs_tsv"
-    log "$label run $run $phase: exit $code, ${elapsed} s"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$run" "$phase" "$code" "$elapsed" "$rss" \
+        "$(origin_log_summary "$from" | tr ' ' '\t')" "$user" "$system" >>"$runs_tsv"
+    log "$label run $run $phase: exit $code, ${elapsed} s (CPU ${user} s user, ${system} s system)"
 }
 
 # check TOOL OUT: counts and link-checks a finished mirror into $work/TOOL.check.
