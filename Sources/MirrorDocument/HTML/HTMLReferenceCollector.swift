@@ -81,22 +81,12 @@ final class HTMLReferenceCollector {
         return classes
     }()
 
-    /// Element classes by the address of libxml2's name. libxml2 interns element names in its
-    /// parser's dictionary, so a name keeps its address for the whole parse and a lookup hashes
-    /// a pointer instead of a string (a large page has tens of thousands of tags). The name is
-    /// compared as well (``ElementName``, no heap copy): an address that held another name is
-    /// classified again.
-    private var elementClasses: [UnsafeRawPointer: (name: ElementName, element: ElementClass)] = Dictionary(minimumCapacity: 32)
-
+    /// The class of libxml2's (lowercased) element name: a lookup of its two-word copy
+    /// (``ElementName``), with no heap copy and no per-document table (a large page has tens
+    /// of thousands of tags). A name longer than ``ElementName/capacity`` is none of ours.
     private func classify(_ name: UnsafePointer<xmlChar>) -> ElementClass {
-        let key = UnsafeRawPointer(name)
-        let cName = key.assumingMemoryBound(to: CChar.self)
-        // Longer than any name the collector knows: nothing to remember.
-        guard let bytes = ElementName(cName) else { return .uninteresting }
-        if let known = elementClasses[key], known.name == bytes { return known.element }
-        let element = Self.knownClasses[bytes] ?? .uninteresting
-        elementClasses[key] = (bytes, element)
-        return element
+        guard let key = ElementName(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)) else { return .uninteresting }
+        return Self.knownClasses[key] ?? .uninteresting
     }
 
     /// Whether libxml2's attribute list (name, value, name, value, …, NULL) has a `style`.
