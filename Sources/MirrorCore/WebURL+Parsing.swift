@@ -198,6 +198,9 @@ extension WebURL {
     /// ``resolving(_:maximumLength:)`` normalises it: `nil` when empty. For text free of
     /// spaces and control characters (the resolution removes and rejects those first).
     public static func normalizedFragment(_ raw: Substring) -> String? {
+        if raw.isEmpty { return nil }
+        // The usual fragment needs no change: no byte array on the way.
+        if raw.utf8.allSatisfy({ $0 != UInt8(ascii: "%") && ASCII.isQueryCharacter($0) }) { return String(raw) }
         let text = normalizePercentEncoding(ArraySlice(raw.utf8), allowed: ASCII.isQueryCharacter)
         return text.isEmpty ? nil : text
     }

@@ -63,6 +63,33 @@ struct LinkPlannerTests {
         #expect(plan.replacements[0] == expected, "\(value)")
     }
 
+    /// Whether a value counts as written absolute (an unmirrored target is then left as written).
+    @Test("a value is written absolute when scheme and // (or \\\\) lead it, tabs and newlines aside", arguments: [
+        ("https://other.test/x", true),
+        ("  https://other.test/x", true),
+        ("\u{01}https://other.test/x", true),
+        ("ht\ttps://other.test/x", true),
+        ("ht\r\ntps://other.test/x", true),
+        ("https:\n//other.test/x", true),
+        ("https:/\r\n/other.test/x", true),
+        ("HTTP://other.test/x", true),
+        ("https:\\\\other.test\\x", true),
+        ("https:/\\other.test/x", true),
+        ("https:/other.test/x", false),
+        ("https:other.test/x", false),
+        ("https:/", false),
+        ("//other.test/x", false),
+        ("other.test/x", false),
+    ])
+    func writtenAbsolute(value: String, expected: Bool) throws {
+        let target = try #require(LinkPlanner.target(of: value, baseURL: try webURL("https://example.com/docs/guide/")))
+        guard case .url(_, let writtenAbsolute) = target else {
+            Issue.record("\(value) did not resolve")
+            return
+        }
+        #expect(writtenAbsolute == expected, "\(value)")
+    }
+
     @Test("external URLs: unmirrored http(s) targets, once each, without fragment, in order")
     func external() throws {
         let plan = try Self.plan([

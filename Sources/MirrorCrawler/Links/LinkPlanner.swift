@@ -98,10 +98,27 @@ public enum LinkPlanner {
 
     /// Whether a value names its own scheme and host (`https://host/…`), so it resolves the
     /// same against the local file as against the web. `http:page.html` does not.
-    private static func isAbsolute(_ value: Substring, scheme: String?) -> Bool {
+    static func isAbsolute(_ value: Substring, scheme: String?) -> Bool {
         guard let scheme else { return false }
-        let rest = value.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }.dropFirst(scheme.count + 1)
-        return rest.prefix(2).allSatisfy { $0 == "/" || $0 == "\\" } && rest.count >= 2
+        // On bytes, as URL parsing reads them (and ``MirrorCore/WebURL/scheme(of:)``): leading
+        // C0 controls and spaces are skipped, and so are tab, LF and CR anywhere.
+        var schemeAndColon = scheme.utf8.count + 1
+        var slashes = 0
+        var started = false
+        for byte in value.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D {
+            if !started {
+                if byte <= 0x20 { continue }
+                started = true
+            }
+            if schemeAndColon > 0 {
+                schemeAndColon -= 1
+                continue
+            }
+            guard byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") else { return false }
+            slashes += 1
+            if slashes == 2 { return true }
+        }
+        return false
     }
 
     /// ASCII whitespace as HTML defines it (space, tab, LF, FF, CR).

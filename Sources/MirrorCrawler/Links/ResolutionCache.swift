@@ -24,11 +24,12 @@ final class ResolutionCache: @unchecked Sendable {
         }
     }
 
-    /// A value as resolved in a folder (two strings, not one made by joining them: no copy).
+    /// A value as resolved in a folder (two strings, not one made by joining them: no copy). The
+    /// value is a slice of the reference's own text: the part before a fragment needs no copy.
     private struct Key: Hashable {
         let folder: String
         let folderHash: Int
-        let value: String
+        let value: Substring
 
         static func == (a: Key, b: Key) -> Bool { a.folderHash == b.folderHash && a.value == b.value && a.folder == b.folder }
 
@@ -95,19 +96,18 @@ final class ResolutionCache: @unchecked Sendable {
               !HTMLSpace.isSpace(first), bytes.count <= 256
         else { return Resolution(LinkPlanner.target(of: value, baseURL: base)) }
         guard let hash = bytes.firstIndex(of: UInt8(ascii: "#")) else {
-            return Resolution(cached(value, base: base, folder: folder))
+            return Resolution(cached(value[...], base: base, folder: folder))
         }
         guard base.string.utf8.count + bytes.count < WebURL.defaultMaximumLength,
               !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F })
         else { return Resolution(LinkPlanner.target(of: value, baseURL: base)) }
-        let prefix = String(value[..<hash])
-        guard let resolved = Resolution(cached(prefix, base: base, folder: folder)) else { return nil }
+        guard let resolved = Resolution(cached(value[..<hash], base: base, folder: folder)) else { return nil }
         guard case .url = resolved.target else { return resolved }
         return Resolution(target: resolved.target, fragment: WebURL.normalizedFragment(value[bytes.index(after: hash)...]))
     }
 
     /// ``LinkPlanner/target(of:baseURL:)`` of `value`, through the cache.
-    private func cached(_ value: String, base: WebURL, folder: Folder) -> LinkTarget? {
+    private func cached(_ value: Substring, base: WebURL, folder: Folder) -> LinkTarget? {
         let key = Key(folder: folder.text, folderHash: folder.hash, value: value)
         lock.lock()
         if let known = targets[key] {
@@ -120,7 +120,7 @@ final class ResolutionCache: @unchecked Sendable {
             return known
         }
         lock.unlock()
-        let target = LinkPlanner.target(of: value, baseURL: base)
+        let target = LinkPlanner.target(of: String(value), baseURL: base)
         lock.lock()
         insert(target, for: key)
         lock.unlock()
