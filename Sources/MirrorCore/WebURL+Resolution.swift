@@ -27,6 +27,12 @@ extension WebURL {
     public func resolving(
         _ reference: String, maximumLength: Int = WebURL.defaultMaximumLength
     ) throws(ParseError) -> WebURL {
+        if let plain = resolvingPlainPath(reference, maximumLength: maximumLength) { return plain }
+        return try resolvingInFull(reference, maximumLength: maximumLength)
+    }
+
+    /// ``resolving(_:maximumLength:)`` the general way, for every kind of reference.
+    func resolvingInFull(_ reference: String, maximumLength: Int) throws(ParseError) -> WebURL {
         var bytes = try WebURL.preprocess(reference, maximumLength: maximumLength)
         if let schemeCount = WebURL.schemeLength(bytes[...]) {
             let scheme = String(decoding: bytes[0..<schemeCount].map(ASCII.lowercased), as: UTF8.self)

@@ -136,3 +136,82 @@ import Testing
         #expect(base.resolve("//cdn.example/a.js")?.string == "https://cdn.example/a.js")
     }
 }
+
+/// The shortcut for plain paths (``WebURL/resolvingPlainPath(_:maximumLength:)``) answers only
+/// what the general resolution answers, and declines everything else.
+@Suite struct PlainPathResolutionTests {
+    static let bases = [
+        "https://site.test/docs/s01/t02/p00704.html", "https://site.test/a/b/", "https://site.test/",
+        "https://site.test/c.html?x=1#f", "http://site.test:8080/a/b", "https://[::1]/x/y/", "https://site.test/a%20b/c",
+    ]
+    static let tokens = [
+        "a", "b2", "x.html", "-", "_", "~", ".", "..", "...", "/", "./", "../", "//", "%41", "%2e", "?q", "#f", ":",
+        "\\", " ", "\t", "é", "A", "@", ";", "s04/", "t02/",
+    ]
+
+    /// A fixed-seed generator (xorshift64*), so that a failure can be reproduced.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state ^= state >> 12
+            state ^= state << 25
+            state ^= state >> 27
+            return state &* 2_685_821_657_736_338_717
+        }
+    }
+
+    @Test func agreesWithTheGeneralWayOnGeneratedReferences() throws {
+        var generator = Generator(state: 0x9E37_79B9_7F4A_7C15)
+        var answered = 0
+        for text in Self.bases {
+            let base = try #require(WebURL(text))
+            for _ in 0..<4_000 {
+                let count = Int.random(in: 1...8, using: &generator)
+                let reference = (0..<count).map { _ in Self.tokens.randomElement(using: &generator)! }.joined()
+                guard let plain = base.resolvingPlainPath(reference, maximumLength: WebURL.defaultMaximumLength) else { continue }
+                answered += 1
+                let full = try? base.resolvingInFull(reference, maximumLength: WebURL.defaultMaximumLength)
+                #expect(plain.string == full?.string, "\(reference) against \(text)")
+                #expect(plain == full)
+            }
+        }
+        // The shortcut is taken often enough for the comparison to mean something.
+        #expect(answered > 3_000, "answered \(answered)")
+    }
+
+    @Test(arguments: [
+        ("p00705.html", "https://site.test/docs/s01/t02/p00705.html"),
+        ("../../s04/t02/p00865.html", "https://site.test/docs/s04/t02/p00865.html"),
+        ("../../../css/main.css", "https://site.test/css/main.css"),
+        ("../../../../../../up.png", "https://site.test/up.png"),
+        ("/favicon.ico", "https://site.test/favicon.ico"),
+        ("./", "https://site.test/docs/s01/t02/"),
+        ("../../../", "https://site.test/"),
+        ("sub/", "https://site.test/docs/s01/t02/sub/"),
+        ("a...b/.x/x.", "https://site.test/docs/s01/t02/a...b/.x/x."),
+    ])
+    func plainPaths(reference: String, expected: String) throws {
+        let base = try #require(WebURL(Self.bases[0]))
+        #expect(base.resolvingPlainPath(reference, maximumLength: WebURL.defaultMaximumLength)?.string == expected)
+        #expect(base.resolve(reference)?.string == expected)
+    }
+
+    @Test(arguments: [
+        "a//b", ".//x", "//cdn.test/x", "a/./b", "a/../b", "x/.", "x/..", ".", "..", "?q", "#f", "a?q", "%41",
+        "a\\b", "a b", "é.html", "http:x", "",
+    ])
+    func otherReferencesTakeTheGeneralWay(reference: String) throws {
+        let base = try #require(WebURL(Self.bases[0]))
+        #expect(base.resolvingPlainPath(reference, maximumLength: WebURL.defaultMaximumLength) == nil)
+    }
+
+    /// Past the length limit the shortcut declines, and the general way reports the error.
+    @Test func tooLongResultsTakeTheGeneralWay() throws {
+        let base = try #require(WebURL(Self.bases[0]))  // 17 bytes of origin, a 14-byte folder
+        let reference = String(repeating: "g", count: 20)
+        #expect(base.resolvingPlainPath(reference, maximumLength: 51)?.string == "https://site.test/docs/s01/t02/" + reference)
+        #expect(base.resolvingPlainPath(reference, maximumLength: 50) == nil)
+        #expect(base.resolvingPlainPath(reference, maximumLength: 19) == nil)
+        #expect(throws: WebURL.ParseError.self) { try base.resolving(reference, maximumLength: 50) }
+    }
+}
