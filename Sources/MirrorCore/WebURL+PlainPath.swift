@@ -13,7 +13,8 @@ extension WebURL {
     /// on generated references.
     func resolvingPlainPath(_ reference: String, maximumLength: Int) -> WebURL? {
         var rest = Substring(reference).utf8
-        guard !rest.isEmpty, rest.count <= maximumLength, rest.allSatisfy(Self.isPlainPathByte) else { return nil }
+        guard !rest.isEmpty, rest.count <= maximumLength,
+              rest.allSatisfy({ ASCII.isUnreserved($0) || $0 == UInt8(ascii: "/") }) else { return nil }
         var folder = path.utf8[...]
         if rest.first == UInt8(ascii: "/") {
             rest = rest.dropFirst()
@@ -51,18 +52,9 @@ extension WebURL {
             }
         }
         guard segmentLength == 0 || dots < segmentLength || segmentLength > 2 else { return nil }
-        let newPathLength = folder.count + rest.count
-        let originLength = string.utf8.count - path.utf8.count - (query.map { $0.utf8.count + 1 } ?? 0)
-            - (fragment.map { $0.utf8.count + 1 } ?? 0)
-        guard originLength + newPathLength <= maximumLength else { return nil }
+        guard originLength + folder.count + rest.count <= maximumLength else { return nil }
         var newPath = String(decoding: folder, as: UTF8.self)
         newPath.append(contentsOf: Substring(rest))
         return WebURL(scheme: scheme, host: host, port: port, path: newPath, query: nil, fragment: nil)
-    }
-
-    /// `A–Z a–z 0–9 - . _ ~ /`.
-    private static func isPlainPathByte(_ byte: UInt8) -> Bool {
-        ASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
-            || byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/")
     }
 }

@@ -31,6 +31,12 @@ extension WebURL {
         return try resolvingInFull(reference, maximumLength: maximumLength)
     }
 
+    /// The length of `scheme://host[:port]` in ``string``: what a resolution against this URL
+    /// keeps.
+    var originLength: Int {
+        string.utf8.count - path.utf8.count - (query.map { $0.utf8.count + 1 } ?? 0) - (fragment.map { $0.utf8.count + 1 } ?? 0)
+    }
+
     /// ``resolving(_:maximumLength:)`` the general way, for every kind of reference.
     func resolvingInFull(_ reference: String, maximumLength: Int) throws(ParseError) -> WebURL {
         var bytes = try WebURL.preprocess(reference, maximumLength: maximumLength)
@@ -98,8 +104,6 @@ extension WebURL {
             target.append(UInt8(ascii: "#"))
             target += referenceFragment
         }
-        let originLength = string.utf8.count - path.utf8.count - (query.map { $0.utf8.count + 1 } ?? 0)
-            - (fragment.map { $0.utf8.count + 1 } ?? 0)
         let length = originLength + target.count
         guard length <= maximumLength else { throw .tooLong(length: length, limit: maximumLength) }
         // Normalising the composed path removes dot segments and normalises encoding.
