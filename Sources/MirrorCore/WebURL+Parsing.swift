@@ -200,9 +200,16 @@ extension WebURL {
     public static func normalizedFragment(_ raw: Substring) -> String? {
         if raw.isEmpty { return nil }
         // The usual fragment needs no change: no byte array on the way.
-        if raw.utf8.allSatisfy({ $0 != UInt8(ascii: "%") && ASCII.isQueryCharacter($0) }) { return String(raw) }
+        if isNormalised(raw.utf8, allowed: ASCII.isQueryCharacter) { return String(raw) }
         let text = normalizePercentEncoding(ArraySlice(raw.utf8), allowed: ASCII.isQueryCharacter)
         return text.isEmpty ? nil : text
+    }
+
+    /// Whether ``normalizePercentEncoding(_:allowed:)`` would return `bytes` as they are: no `%`,
+    /// nothing outside `allowed`.
+    @inline(__always)
+    static func isNormalised<Bytes: Sequence<UInt8>>(_ bytes: Bytes, allowed: (UInt8) -> Bool) -> Bool {
+        bytes.allSatisfy { $0 != UInt8(ascii: "%") && allowed($0) }
     }
 
     /// Normalises percent-encoding (RFC 3986 §6.2.2): upper-case hex, encoded unreserved
@@ -211,7 +218,7 @@ extension WebURL {
         _ bytes: ArraySlice<UInt8>, allowed: (UInt8) -> Bool
     ) -> String {
         // Most values need no change: one pass to check, one copy.
-        if bytes.allSatisfy({ $0 != UInt8(ascii: "%") && allowed($0) }) {
+        if isNormalised(bytes, allowed: allowed) {
             return String(decoding: bytes, as: UTF8.self)
         }
         var out: [UInt8] = []
