@@ -27,6 +27,10 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         let query: String?
         let fragment: String?
         let string: String
+        /// `string` hashed once: a URL is a key in several tables of a crawl (the frontier, the
+        /// rewrite's numbering, the manifest's references), each of which would hash its text
+        /// again.
+        let hash: Int
 
         init(scheme: String, host: String, port: Int?, path: String, query: String?, fragment: String?, string: String) {
             self.scheme = scheme
@@ -36,6 +40,9 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             self.query = query
             self.fragment = fragment
             self.string = string
+            var hasher = Hasher()
+            hasher.combine(string)
+            hash = hasher.finalize()
         }
     }
 
@@ -55,8 +62,8 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     public var fragment: String? { storage.fragment }
 
     /// The normalised serialisation, including the fragment when there is one. Built once:
-    /// it is the key of every table the crawler keeps, and it identifies the URL (equality and
-    /// hashing use it alone).
+    /// it identifies the URL (equality and hashing use it alone, hashing through a hash of it
+    /// computed once).
     public var string: String { storage.string }
 
     /// The longest input, in UTF-8 bytes, that parsing accepts unless told otherwise.
@@ -78,9 +85,13 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         storage = Storage(scheme: scheme, host: host, port: port, path: path, query: query, fragment: fragment, string: text)
     }
 
-    public static func == (lhs: WebURL, rhs: WebURL) -> Bool { lhs.storage === rhs.storage || lhs.string == rhs.string }
+    public static func == (lhs: WebURL, rhs: WebURL) -> Bool {
+        lhs.storage === rhs.storage || (lhs.storage.hash == rhs.storage.hash && lhs.string == rhs.string)
+    }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(string) }
+    /// Combines the hash of ``string`` computed when the URL was made (equal URLs have equal
+    /// text, so equal hashes).
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.hash) }
 
     /// Parses an absolute `http` or `https` URL, or returns `nil` when it is not one.
     ///

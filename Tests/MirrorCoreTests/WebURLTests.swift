@@ -135,6 +135,24 @@ import Testing
         #expect(Set(urls).count == 1)
     }
 
+    /// The hash is computed once per URL (``WebURL`` keys many tables of a crawl): URLs parsed
+    /// apart still find each other as keys, and distinct URLs, fragment or not, stay apart.
+    @Test func urlsParsedApartAreTheSameKeyAndDistinctOnesStayApart() throws {
+        var numbers: [WebURL: Int] = [:]
+        for i in 0..<2_000 {
+            numbers[try WebURL.parse("https://site.test/d\(i % 7)/p\(i).html?q=\(i % 3)")] = i
+        }
+        #expect(numbers.count == 2_000)
+        for i in stride(from: 0, to: 2_000, by: 37) {
+            let again = try WebURL.parse("HTTPS://SITE.test:443/d\(i % 7)/./p\(i).html?q=\(i % 3)")
+            #expect(numbers[again] == i)
+        }
+        let anchored = try WebURL.parse("https://site.test/d0/p0.html?q=0#top")
+        #expect(numbers[anchored] == nil)
+        #expect(numbers[anchored.withoutFragment] == 0)
+        #expect(anchored != anchored.withoutFragment)
+    }
+
     /// Lower-case ASCII hosts skip the general normalisation; both ways must agree (value or
     /// error) on hosts with and without what the general way handles.
     @Test func plainHostsNormaliseAsTheGeneralWay() {

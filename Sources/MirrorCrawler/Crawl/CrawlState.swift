@@ -36,8 +36,8 @@ actor CrawlState {
     private(set) var urls = URLTable()
     /// Manifest reference texts by URL, one string each (`+`-marked for requisites): thousands
     /// of pages list the same stylesheet, and each copy would cost a heap string.
-    private var pageReferenceTexts: [String: String] = [:]
-    private var requisiteReferenceTexts: [String: String] = [:]
+    private var pageReferenceTexts: [WebURL: String] = [:]
+    private var requisiteReferenceTexts: [WebURL: String] = [:]
     private(set) var pages = 0
     private(set) var requisites = 0
     private(set) var bytes: Int64 = 0
@@ -177,9 +177,9 @@ actor CrawlState {
         bytes += response.bodyBytes
         if item.isRequisite { requisites += 1 } else { pages += 1 }
         var references: [String] = []
-        var seen = Set<String>()
+        var seen = Set<WebURL>()
         references.reserveCapacity(links.count)
-        for link in links where seen.insert(link.url.string).inserted {
+        for link in links where seen.insert(link.url).inserted {
             references.append(referenceText(link))
         }
         let entry = ManifestEntry(
@@ -213,16 +213,16 @@ actor CrawlState {
     /// The manifest text of a link: its URL, `+`-prefixed for a requisite; shared by all the
     /// documents that list it.
     private func referenceText(_ link: DiscoveredLink) -> String {
-        let url = link.url.string
+        let url = link.url
         if link.isRequisite {
             if let text = requisiteReferenceTexts[url] { return text }
-            let text = "+" + url
+            let text = "+" + url.string
             requisiteReferenceTexts[url] = text
             return text
         }
         if let text = pageReferenceTexts[url] { return text }
-        pageReferenceTexts[url] = url
-        return url
+        pageReferenceTexts[url] = url.string
+        return url.string
     }
 
     /// A `304 Not Modified`: the previous snapshot's file was linked into this one. Its stored

@@ -496,7 +496,7 @@ public final class Crawler: Sendable {
         // the manifest kept. The draft numbers each URL already: its number finds the link
         // without hashing the URL again (by text only without a draft).
         var linkOfNumber: [[Bool]] = [[], []]  // pages, requisites: offered, by draft number
-        var offered: [Set<String>] = [[], []]
+        var offered: [Set<WebURL>] = [[], []]
         draft?.reserve(references.count)
         let folder = cache.map { _ in ResolutionCache.Folder(of: base) }
         for reference in references {
@@ -520,7 +520,7 @@ public final class Crawler: Sendable {
                     isNew = !linkOfNumber[kind][number]
                     linkOfNumber[kind][number] = true
                 } else {
-                    isNew = offered[kind].insert(bare.string).inserted
+                    isNew = offered[kind].insert(bare).inserted
                 }
                 if isNew { links.append(DiscoveredLink(url: bare, isRequisite: reference.isRequisite)) }
             }

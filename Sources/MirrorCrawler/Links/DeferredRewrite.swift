@@ -33,8 +33,8 @@ struct DeferredRewrite: Sendable {
         fileprivate var targets: [UInt32] = []
         fileprivate var fragments: [Int: String] = [:]
         fileprivate var deletions: [Range<Int>] = []
-        fileprivate var keys: [String] = []
-        private var keyNumbers: [String: UInt32] = [:]
+        fileprivate var keys: [WebURL] = []
+        private var keyNumbers: [WebURL: UInt32] = [:]
         fileprivate let charset: Charset
         fileprivate let length: Int
         /// False once a reference could not be kept (offsets beyond 32 bits): the document is
@@ -75,8 +75,7 @@ struct DeferredRewrite: Sendable {
             switch target {
             case .invalid:
                 targets.append(DeferredRewrite.invalid)
-            case .url(let url, let writtenAbsolute):
-                let key = url.string
+            case .url(let key, let writtenAbsolute):
                 let number: UInt32
                 if let known = keyNumbers[key] {
                     number = known
