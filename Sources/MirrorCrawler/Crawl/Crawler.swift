@@ -179,7 +179,21 @@ public final class Crawler: Sendable {
             throw .store(.io(operation: "encode report", path: "_mirror/report.json", errno: 0))
         }
         progress?.finish()
+        // Everything the run knew (each URL, manifest entry and document, the resolution cache)
+        // is freed on a thread of its own: tens of thousands of objects take milliseconds to
+        // free, which the caller should not wait for (a one-shot `mirror` exits right after).
+        // The box holds the only references (the locals are consumed into it), so the thread
+        // that empties it frees them.
+        let leftovers = Leftovers()
+        leftovers.value = (consume state, consume manifest, consume paths, consume stored, consume reserved,
+                           resolutions.removeAll())
+        Thread.detachNewThread { leftovers.value = nil }
         return report
+    }
+
+    /// What a finished run leaves to free (see the end of ``run()``).
+    private final class Leftovers: @unchecked Sendable {
+        var value: Any?
     }
 
     // MARK: Crawl phase

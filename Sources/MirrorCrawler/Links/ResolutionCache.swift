@@ -127,6 +127,16 @@ final class ResolutionCache: @unchecked Sendable {
         return target
     }
 
+    /// The cached entries, taken out of the cache (which is then empty): for the caller to free.
+    func removeAll() -> some Sendable {
+        lock.lock()
+        defer { lock.unlock() }
+        let entries = (targets, older)
+        targets = [:]
+        older = [:]
+        return entries
+    }
+
     /// Entries in both generations (for tests).
     var count: Int {
         lock.lock()
