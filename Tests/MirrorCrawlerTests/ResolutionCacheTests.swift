@@ -70,6 +70,22 @@ import Testing
         #expect(ResolutionCache.Resolution(LinkPlanner.target(of: "p.html#" + String(repeating: "f", count: 60), baseURL: base))?.target == .invalid)
     }
 
+    /// A finished run takes the entries out (to free them elsewhere): the cache is empty, and
+    /// answers as before when used again.
+    @Test func removeAllEmptiesTheCacheAndItStillAnswers() throws {
+        let cache = ResolutionCache()
+        let base = try #require(WebURL("https://site.test/a/b.html"))
+        let folder = ResolutionCache.Folder(of: base)
+        for value in ["p.html", "../q.png", "/r.css#x"] { _ = cache.resolve(value, baseURL: base, folder: folder) }
+        #expect(cache.count == 3)
+        _ = cache.removeAll()
+        #expect(cache.count == 0)
+        for value in ["p.html", "../q.png", "/r.css#x"] {
+            #expect(cache.resolve(value, baseURL: base, folder: folder) == ResolutionCache.Resolution(LinkPlanner.target(of: value, baseURL: base)))
+        }
+        #expect(cache.count == 3)
+    }
+
     /// The many anchors of one page share the entry of the page.
     @Test func anchorsOfOnePageShareOneEntry() throws {
         let cache = ResolutionCache(capacity: 1)  // one entry per generation: a second key evicts
