@@ -27,9 +27,9 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         let query: String?
         let fragment: String?
         let string: String
-        /// `string` hashed once: a URL is a key in several tables of a crawl (the frontier, the
-        /// rewrite's numbering, the manifest's references), each of which would hash its text
-        /// again.
+        /// `string` hashed once: a URL is a key in several tables of a crawl (the rewrite's
+        /// numbering, the URL table, the manifest's reference texts), each of which would hash
+        /// its text again.
         let hash: Int
 
         init(scheme: String, host: String, port: Int?, path: String, query: String?, fragment: String?, string: String) {
