@@ -2,7 +2,7 @@
 """Prints mirror-bench.sh's Markdown tables from its work folder (stdlib only).
 
 Usage: python3 Benchmarks/bench-report.py --work DIR --pages N --expected-urls N --network TEXT
-           --jobs N --runs N --refresh 0|1 --parallel-max N --latency MS [--note TEXT] [--connect TEXT]
+           --jobs N --runs N --refresh 0|1 --parallel-max N [--floor-jobs N] --latency MS [--note TEXT] [--connect TEXT]
 
 Reads DIR/runs.tsv (one line per timed run: label, run, phase, exit, wall s, peak RSS KiB,
 requests, body bytes, 2xx, 304, other statuses, user s, system s, from GNU time and nginx's
@@ -103,8 +103,8 @@ def mirror_table(args, runs):
           "*requests* and *MiB sent* come from nginx's access log (`$body_bytes_sent`); files and link columns describe the last "
           "run's output." % (args.runs, spread))
     mine = stats.get("mtls-mirror")
-    for label, name in (("engine-floor", "mtls-mirror's HTTP engine (Benchmarks/fetch-floor), 256 at a time"),
-                        ("curl-floor", "curl --parallel --parallel-max 256 --http2")):
+    for label, name in (("engine-floor", "mtls-mirror's HTTP engine (Benchmarks/fetch-floor), %d at a time" % args.floor_jobs),
+                        ("curl-floor", "curl --parallel --parallel-max %d --http2" % args.floor_jobs)):
         floor = summary(runs, label, "mirror")
         if floor:
             print("- Fetching alone, every reachable URL given in advance (nothing to discover, parse or write), "
@@ -181,6 +181,7 @@ def main():
     parser.add_argument("--refresh", type=int, default=0)
     parser.add_argument("--change", type=float, default=0)
     parser.add_argument("--parallel-max", type=int, default=32)
+    parser.add_argument("--floor-jobs", type=int, default=256)
     args = parser.parse_args()
     runs = load_runs(args.work)
     kind = ("Refresh after changing %g %% of the HTML files" % args.change if args.change else "Unchanged refresh") \

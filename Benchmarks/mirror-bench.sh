@@ -31,6 +31,7 @@
 #                        mtls-mirror's own HTTP engine (Benchmarks/fetch-floor, built here) and with
 #                        curl --parallel --http2. What fetching alone costs on this machine, with
 #                        nothing to discover, parse or write
+#   --floor-jobs N       with --fetch-floor: transfers at a time for both floors (default 256)
 #   --tools LIST         comma-separated subset of mtls-mirror,wget,wget2 (default all three)
 #   --timeout S          wall-clock limit per tool run (default 900)
 #   --mtls-mirror-bin P  use this binary instead of building with scripts/build-release.sh
@@ -44,7 +45,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-fetch_floor=0 pages=2000 seed="" runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 change_pct=0 kills=0 parallel_max=32 timeout_s=900 keep=0 build=1
+fetch_floor=0 floor_jobs=256 pages=2000 seed="" runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 change_pct=0 kills=0 parallel_max=32 timeout_s=900 keep=0 build=1
 bin="" tools="mtls-mirror,wget,wget2" meta_dir=_mirror work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -62,6 +63,7 @@ while [ $# -gt 0 ]; do
         --kills) kills=$2; shift 2 ;;
         --parallel-max) parallel_max=$2; shift 2 ;;
         --fetch-floor) fetch_floor=1; shift ;;
+        --floor-jobs) floor_jobs=$2; shift 2 ;;
         --tools) tools=$2; shift 2 ;;
         --timeout) timeout_s=$2; shift 2 ;;
         --mtls-mirror-bin) bin=$2; build=0; shift 2 ;;
@@ -69,7 +71,7 @@ while [ $# -gt 0 ]; do
         --meta-dir) meta_dir=$2; shift 2 ;;
         --keep) keep=1; shift ;;
         --work-parent) work_parent=$2; shift 2 ;;
-        -h|--help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "mirror-bench: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -466,7 +468,7 @@ PY
 }
 
 # fetch_floor_run RUN: times fetching every reachable URL of the site (the generator's list and
-# robots.txt), all known in advance, 256 at a time, bodies discarded: with mtls-mirror's HTTP
+# robots.txt), all known in advance, --floor-jobs at a time (256), bodies discarded: with mtls-mirror's HTTP
 # engine (Benchmarks/fetch-floor) and with curl --parallel over HTTP/2.
 fetch_floor_run() {
     if [ ! -s "$work/curl-floor.cfg" ]; then
@@ -483,8 +485,8 @@ with open(path, "w") as out:
                             for u in urls))
 PY
     fi
-    timed engine-floor "$1" mirror "$floor_bin" "$pki" "$work/floor-urls.txt" 256
-    timed curl-floor "$1" mirror curl -s --no-progress-meter --http2 --parallel --parallel-max 256 -K "$work/curl-floor.cfg"
+    timed engine-floor "$1" mirror "$floor_bin" "$pki" "$work/floor-urls.txt" "$floor_jobs"
+    timed curl-floor "$1" mirror curl -s --no-progress-meter --http2 --parallel --parallel-max "$floor_jobs" -K "$work/curl-floor.cfg"
 }
 
 runs_tsv=$work/runs.tsv
@@ -609,4 +611,4 @@ network="loopback"
 [ -z "$origin_http2" ] && network="$network, HTTP/1.1-only origin"
 python3 Benchmarks/bench-report.py --work "$work" --pages "$pages" --expected-urls "$expected_urls" \
     --network "$network" --jobs "$jobs" --mtls-jobs "$mtls_jobs" --runs "$runs" --refresh "$refresh" --change "$change_pct" --parallel-max "$parallel_max" \
-    --latency "$latency" --note "$mtls_note" --connect "$measured"
+    --floor-jobs "$floor_jobs" --latency "$latency" --note "$mtls_note" --connect "$measured"
