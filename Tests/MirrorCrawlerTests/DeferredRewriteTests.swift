@@ -40,7 +40,7 @@ struct DeferredRewriteTests {
         <img src="/img/logo.png" srcset="/img/logo.png 1x, /img/logo@2x.png 2x,
            /img/a,b.png 3x" style="background-image: image-set('/img/logo.png' 1x)">
         <picture><source srcset="data:image/png;base64,AAAA 1x, /img/logo@2x.png 2x"></picture>
-        <svg><use xlink:href="/img/logo.png#icon"/><image href="/img/logo@2x.png"/></svg>
+        <svg><use xlink:href="/img/logo.png#icon"/><image href="/img/logo@2x.png"/><a xlink:href="page#svg"><rect/></a></svg>
         <video poster="/img/logo.png" src="/media/v.mp4"></video>
         <a href="page" title="x">same</a>
         </body></html>
@@ -98,6 +98,7 @@ struct DeferredRewriteTests {
         #expect(text.contains(#"href="about:invalid""#))
         #expect(text.contains(#"<a href="http://[bad">kept</a>"#))
         #expect(text.contains("../../img/a,b.png 3x"))
+        #expect(text.contains(#"<a xlink:href="page@.html#svg">"#), "an SVG 1.1 link is rewritten like <a href>")
         // One table entry per distinct URL, however often it is referenced.
         #expect(Set(urls.strings).count == urls.count)
         #expect(urls.strings.filter { $0 == "https://example.com/img/logo.png" }.count == 1)

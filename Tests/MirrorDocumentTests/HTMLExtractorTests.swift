@@ -55,6 +55,7 @@ func raw(_ extraction: HTMLExtraction, _ reference: Reference) -> String {
         Case(html: #"<svg viewBox="0 0 1 1"><use xlink:href="sprite.svg#i"></use></svg>"#, kind: .svgUse, element: "use", attribute: "xlink:href", value: "sprite.svg#i", raw: "sprite.svg#i", requisite: true),
         Case(html: #"<svg><image href="pic.png" width="1"/></svg>"#, kind: .svgImage, element: "image", attribute: "href", value: "pic.png", raw: "pic.png", requisite: true),
         Case(html: #"<svg><image xlink:href='pic2.png'/></svg>"#, kind: .svgImage, element: "image", attribute: "xlink:href", value: "pic2.png", raw: "pic2.png", requisite: true),
+        Case(html: #"<svg><a xlink:href="diagram.html"><rect width="1" height="1"/></a></svg>"#, kind: .link, element: "a", attribute: "xlink:href", value: "diagram.html", raw: "diagram.html", requisite: false),
         Case(html: #"<form action="/submit?x=1"></form>"#, kind: .formAction, element: "form", attribute: "action", value: "/submit?x=1", raw: "/submit?x=1", requisite: false),
         Case(html: #"<head><base href="https://example.com/dir/"></head>"#, kind: .base, element: "base", attribute: "href", value: "https://example.com/dir/", raw: "https://example.com/dir/", requisite: false),
         Case(html: #"<noscript><img src="ns.png"></noscript>"#, kind: .image, element: "img", attribute: "src", value: "ns.png", raw: "ns.png", requisite: true),

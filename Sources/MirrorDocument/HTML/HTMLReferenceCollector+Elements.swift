@@ -33,7 +33,11 @@ extension HTMLReferenceCollector {
         }
 
         switch tag.name {
-        case "a", "area": url("href", .link, requisite: false)
+        case "a":
+            url("href", .link, requisite: false)
+            // An SVG 1.1 link inside inline SVG: `<svg><a xlink:href="page.html">`.
+            url("xlink:href", .link, requisite: false)
+        case "area": url("href", .link, requisite: false)
         case "link": linkElement(tag, url: url, srcset: srcset)
         case "img":
             url("src", .image, requisite: true)
