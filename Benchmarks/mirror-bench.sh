@@ -468,7 +468,7 @@ PY
 }
 
 # fetch_floor_run RUN: times fetching every reachable URL of the site (the generator's list and
-# robots.txt), all known in advance, --floor-jobs at a time (256), bodies discarded: with mtls-mirror's HTTP
+# robots.txt), all known in advance, --floor-jobs at a time (default 256), bodies discarded: with mtls-mirror's HTTP
 # engine (Benchmarks/fetch-floor) and with curl --parallel over HTTP/2.
 fetch_floor_run() {
     if [ ! -s "$work/curl-floor.cfg" ]; then
