@@ -6,7 +6,7 @@
 #   --bench   also install the benchmark peers (wget, wget2, wrk, hyperfine) and GNU time
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libxml2-dev libssl-dev pkg-config nginx openssl ca-certificates curl chromium fonts-dejavu-core python3 util-linux)
+packages=(libcurl4-openssl-dev libxml2-dev libssl-dev pkg-config nginx apache2-bin openssl ca-certificates curl chromium fonts-dejavu-core python3 util-linux)
 if [ "${1:-}" = "--bench" ]; then
     packages+=(wget wget2 wrk hyperfine iproute2 time)
 fi
