@@ -173,19 +173,10 @@ public final class ApacheFixture: Sendable {
 
     /// Stops the server and its workers; calling it again does nothing.
     public func stop() {
-        guard let (process, token) = running.withLock({ state in
-            defer { state = nil }
-            return state
-        }) else { return }
+        guard let (process, token) = running.take() else { return }
         ExitCleanup.unregister(token)
-        let pid = process.processIdentifier
-        guard process.isRunning else { return }
-        kill(pid, SIGTERM)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { ProcessTree.signalTree(pid, SIGKILL) }
-        let killed = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < killed { usleep(10_000) }
+        // On SIGTERM the parent stops its workers before it exits.
+        ProcessTree.stop(process, signal: SIGTERM, timeout: 5)
     }
 
     /// Debian keeps the modules in `/usr/lib/apache2/modules`, other layouts next to the binary.

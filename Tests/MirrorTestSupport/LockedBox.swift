@@ -20,3 +20,13 @@ final class LockedBox<Value>: @unchecked Sendable {
     /// A copy of the current value.
     var snapshot: Value { withLock { $0 } }
 }
+
+extension LockedBox {
+    /// Returns the wrapped value and leaves `nil` in its place, so that only one caller gets it.
+    func take<Wrapped>() -> Wrapped? where Value == Wrapped? {
+        withLock { value in
+            defer { value = nil }
+            return value
+        }
+    }
+}

@@ -22,16 +22,6 @@ extension NginxFixture {
         return found
     }
 
-    /// Waits until `process` has exited or `timeout` seconds have passed; true when it exited.
-    static func waitForExit(_ process: Process, timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() >= deadline { return false }
-            usleep(10_000)
-        }
-        return true
-    }
-
     /// Kills the nginx master `pid` and its workers with `SIGKILL` at once.
     ///
     /// The workers are found before the master dies: once orphaned they would keep the

@@ -157,20 +157,11 @@ public final class NginxFixture: Sendable {
     /// ``Options/shutdownTimeout``, and waits for the master to exit. Calling it again does
     /// nothing. The ports are closed when it returns.
     public func stop() {
-        guard let (process, token) = running.withLock({ state in
-            defer { state = nil }
-            return state
-        }) else { return }
+        guard let (process, token) = running.take() else { return }
         ExitCleanup.unregister(token)
-        let pid = process.processIdentifier
-        guard process.isRunning else { return }
         // On SIGQUIT the master waits for its workers before it exits, so its exit means
         // the listening sockets are closed.
-        kill(pid, SIGQUIT)
-        if !Self.waitForExit(process, timeout: options.shutdownTimeout) {
-            Self.killTree(pid)
-            _ = Self.waitForExit(process, timeout: 5)
-        }
+        ProcessTree.stop(process, signal: SIGQUIT, timeout: options.shutdownTimeout)
     }
 
     /// Writes the prefix tree and configuration, starts nginx, and waits until it listens.
@@ -225,7 +216,7 @@ public final class NginxFixture: Sendable {
         }
         while true {
             if !process.isRunning {
-                _ = waitForExit(process, timeout: 1)
+                _ = ProcessTree.waitForExit(process, timeout: 1)
                 throw Failure.exitedDuringStartup(
                     exitStatus: process.terminationStatus, ports: ports, errorLog: logs())
             }
@@ -238,7 +229,7 @@ public final class NginxFixture: Sendable {
             }
             if Date() >= deadline {
                 killTree(process.processIdentifier)
-                _ = waitForExit(process, timeout: 5)
+                _ = ProcessTree.waitForExit(process, timeout: 5)
                 throw Failure.notListening(seconds: timeout, ports: ports, errorLog: logs())
             }
             usleep(20_000)

@@ -62,6 +62,27 @@ enum ProcessTree {
         return found
     }
 
+    /// Waits until `process` has exited or `timeout` seconds have passed; true when it exited.
+    static func waitForExit(_ process: Process, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() >= deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    /// Asks a server to stop with `signal` and waits `timeout` seconds for it; then sends
+    /// `SIGKILL` to it and its descendants and waits up to 5 seconds more.
+    static func stop(_ process: Process, signal: Int32, timeout: TimeInterval) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, signal)
+        if !waitForExit(process, timeout: timeout) {
+            signalTree(process.processIdentifier, SIGKILL)
+            _ = waitForExit(process, timeout: 5)
+        }
+    }
+
     /// Sends `signal` to `pid` and to every descendant, found before any of them is signalled
     /// (an orphaned descendant could otherwise keep pipes or ports open).
     static func signalTree(_ pid: pid_t, _ signal: Int32) {
