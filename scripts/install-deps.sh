@@ -5,8 +5,9 @@
 # Usage: scripts/install-deps.sh [--bench]
 #   --bench   also install the benchmark peers (wget, wget2, wrk, hyperfine) and GNU time
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-packages=(libcurl4-openssl-dev libxml2-dev libssl-dev pkg-config nginx apache2-bin openssl ca-certificates curl chromium fonts-dejavu-core python3 util-linux)
+packages=(libcurl4-openssl-dev libxml2-dev libssl-dev pkg-config nginx apache2-bin openssl ca-certificates curl chromium fonts-dejavu-core python3 python3-venv util-linux)
 if [ "${1:-}" = "--bench" ]; then
     packages+=(wget wget2 wrk hyperfine iproute2 time)
 fi
@@ -30,4 +31,18 @@ fi
 if ! command -v swift >/dev/null 2>&1; then
     echo "install-deps: the Swift 6 toolchain is not on PATH; install it from swift.org first" >&2
     exit 1
+fi
+
+# The archivists' and operators' Python tools (warcio, cdxj-indexer, wacz, pywb,
+# kubernetes-validate) that the tests check the output with, in a private virtual environment
+# outside the repository, so that a clean clone reuses it. Reinstalled only when the pinned
+# list changes.
+venv=${MTLS_MIRROR_VENV:-$HOME/.cache/mtls-mirror/venv}
+stamp="$venv/.requirements"
+wanted=$(cat scripts/python-requirements.txt scripts/python-constraints.txt | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+    echo "install-deps: installing the Python test tools into $venv" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check -r scripts/python-requirements.txt -c scripts/python-constraints.txt
+    echo "$wanted" >"$stamp"
 fi
