@@ -115,8 +115,14 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
         case .demo: code = try await DemoCommand(arguments: parsed, logger: logger).run()
         case .`init`: code = try await InitCommand(arguments: parsed, logger: logger).run()
         case .man: code = try await ManCommand(arguments: parsed, logger: logger).run()
-        case .mirror: code = try await Interruption.run { try await MirrorCommand(arguments: parsed, logger: logger).run() }
-        case .refresh: code = try await Interruption.run { try await RefreshCommand(arguments: parsed, logger: logger).run() }
+        case .mirror:
+            code = try await Interruption.run { control in
+                try await MirrorCommand(arguments: parsed, logger: logger, control: control).run()
+            }
+        case .refresh:
+            code = try await Interruption.run { control in
+                try await RefreshCommand(arguments: parsed, logger: logger, control: control).run()
+            }
         case .serve: code = try await ServeCommand(arguments: parsed, logger: logger).run()
         case .snapshots: code = try await SnapshotsCommand(arguments: parsed, logger: logger).run()
         case .rollback: code = try await RollbackCommand(arguments: parsed, logger: logger).run()

@@ -21,11 +21,14 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case io = 8
     /// A limit was hit (file size, redirects, decompression ratio).
     case limit = 9
-    /// A mirror or refresh finished and was published, but some URLs failed (see the report).
+    /// A mirror or refresh was published, but some URLs failed or its time budget ran out
+    /// before everything was fetched (see the report).
     case partial = 10
     /// Another run of the same site holds its lock; nothing was done.
     case busy = 11
-    /// The job was interrupted (SIGINT/SIGTERM); the previous snapshot is untouched.
+    /// The job was interrupted (SIGINT/SIGTERM): after a first signal the run published what
+    /// it had (partial, the rest kept stale from the previous snapshot); after a second,
+    /// nothing was published and the previous snapshot is untouched.
     case interrupted = 130
 
     /// The exit code for an error category.
@@ -56,9 +59,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .network: "network or TLS protocol error"
         case .io: "local file error"
         case .limit: "a limit was exceeded (size, redirects, decompression)"
-        case .partial: "partial: published, but some URLs failed (listed in the report)"
+        case .partial: "partial: published, but some URLs failed or the run-time budget ran out (see the report)"
         case .busy: "another run of the same site is in progress (site lock held)"
-        case .interrupted: "interrupted; the previous snapshot is untouched"
+        case .interrupted: "interrupted: a first signal publishes what was fetched, a second aborts and keeps the previous snapshot"
         }
     }
 }

@@ -1,13 +1,24 @@
 import Foundation
 
-/// Turns SIGINT and SIGTERM into task cancellation, so that a long job stops cleanly: in-flight
-/// transfers are cancelled, nothing is published, and the previous snapshot stays current.
-/// Uses the process-wide ``SignalForwarder`` (dispatch signal sources cannot be re-created on
-/// Linux once cancelled).
+import MirrorCrawler
+
+/// Turns SIGINT and SIGTERM into a clean stop of a long job. The first signal halts the run
+/// (``MirrorCrawler/RunControl``): no new transfer starts, those in flight get a short grace,
+/// and what was fetched is published (a refresh keeps the previous copy of what it did not
+/// reach, marked stale). A second signal cancels the task: transfers are cancelled, nothing is
+/// published, and the previous snapshot stays current. Uses the process-wide
+/// ``SignalForwarder`` (dispatch signal sources cannot be re-created on Linux once cancelled).
 enum Interruption {
-    static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let task = Task { try await body() }
-        let forwarder = SignalForwarder { _ in task.cancel() }
+    static func run<T: Sendable>(_ body: @escaping @Sendable (RunControl) async throws -> T) async throws -> T {
+        let control = RunControl()
+        let task = Task { try await body(control) }
+        let forwarder = SignalForwarder { _ in
+            if control.haltReason == nil {
+                control.halt(.interrupted)
+            } else {
+                task.cancel()
+            }
+        }
         defer { forwarder.cancel() }
         return try await task.value
     }

@@ -46,6 +46,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// to send it (CURLOPT_PREREQFUNCTION); 0 until then. Each connection has its own port, so
     /// the engine counts the requests in flight per connection with it.
     private(set) var connectionPort: Int32 = 0
+    /// When the request left (monotonic nanoseconds; 0 until then), for the header deadline.
+    private(set) var sentAt: UInt64 = 0
+    /// The final response's header block has ended (a 1xx block does not count).
+    private(set) var headersComplete = false
     /// Engine bookkeeping: the port under which the engine counted this request (0: not
     /// counted), and whether the transfer has left the multi handle.
     var countedPort: Int32 = 0
@@ -167,6 +171,11 @@ final class CurlTransfer: @unchecked Sendable {
     func receiveHeader(_ line: UnsafeBufferPointer<UInt8>) {
         var end = line.count
         while end > 0, line[end - 1] == UInt8(ascii: "\n") || line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        if end == 0 {
+            // The blank line that ends a header block: the final one unless it followed a 1xx.
+            if statusCode >= 200 { headersComplete = true }
+            return
+        }
         if end >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
            line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
             let text = String(decoding: UnsafeBufferPointer(rebasing: line[0..<end]), as: UTF8.self)
@@ -278,6 +287,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// The request is about to leave on the connection whose local port is `port`.
     func willSend(onConnectionPort port: Int32) {
         connectionPort = max(1, port)
+        if sentAt == 0 { sentAt = DispatchTime.now().uptimeNanoseconds }
+    }
+
+    /// Whether the response headers are overdue at `now` (monotonic nanoseconds).
+    func headersOverdue(at now: UInt64) -> Bool {
+        guard sentAt != 0, !headersComplete else { return false }
+        return now &- sentAt > UInt64(max(0, request.timeouts.headers) * 1_000_000_000)
     }
 
     func configureTLS(_ sslContext: UnsafeMutableRawPointer) -> Bool {

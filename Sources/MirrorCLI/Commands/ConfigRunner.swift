@@ -7,6 +7,9 @@ import MirrorHTTP
 struct ConfigRunner {
     let arguments: ParsedArguments
     let logger: Logger
+    /// Asks the runs to stop early and publish what they have (a first signal): the site running
+    /// then publishes, and the sites after it are not started.
+    var control: RunControl? = nil
 
     /// The config named by `--config`, or `./config.json`.
     func loadConfig() throws -> MirrorConfig {
@@ -39,15 +42,22 @@ struct ConfigRunner {
         let outputRoot = arguments.value("output") ?? config.output
         var codes: [ExitCode] = []
         for site in sites {
+            if control?.haltReason != nil {
+                logger.warning("\(site.name): not started: the run was interrupted")
+                codes.append(.interrupted)
+                continue
+            }
             do {
                 var job = try site.makeJob(outputRoot: outputRoot, jobs: config.jobs)
                 if arguments.flag("full") { job.incremental = false }
+                if let budget = try arguments.duration("max-run-time") { job.limits.runTime = budget }
                 let (security, warnings) = try site.makeSecurity(logger: logger)
                 let client = HTTPClient(configuration: .init(maxConnectionsPerHost: job.limits.perHostConnections,
                                                               maxTotalConnections: max(job.jobs, job.limits.perHostConnections)))
                 defer { client.shutdown() }
                 codes.append(try await SiteRun(job: job, security: security, client: client, logger: logger,
-                                               keep: site.refresh.keep, warnings: warnings).execute(command: command))
+                                               keep: site.refresh.keep, warnings: warnings, control: control)
+                    .execute(command: command))
             } catch CrawlError.cancelled {
                 throw CrawlError.cancelled
             } catch let error as any DiagnosableError {
@@ -56,6 +66,7 @@ struct ConfigRunner {
             }
         }
         if codes.allSatisfy({ $0 == .success }) { return .success }
+        if codes.contains(.interrupted) { return .interrupted }
         if let first = codes.first, codes.allSatisfy({ $0 == first }) { return first }
         return .partial
     }

@@ -129,21 +129,3 @@ struct FetchCommand {
         logger.info("HTTP/\(response.httpVersion) \(response.status), \(response.bodyBytes) bytes (\(response.wireBytes) on the wire) in \(NumberText.fixed(response.totalTime, fractionDigits: 3)) s")
     }
 }
-
-extension ParsedArguments {
-    func int(_ name: String) throws(UsageError) -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let number = Int(text), number >= 0 else {
-            throw UsageError("--\(name) needs a whole number ≥ 0, not \"\(text)\"")
-        }
-        return number
-    }
-
-    func double(_ name: String) throws(UsageError) -> Double? {
-        guard let text = value(name) else { return nil }
-        guard let number = Double(text), number > 0, number.isFinite else {
-            throw UsageError("--\(name) needs a positive number, not \"\(text)\"")
-        }
-        return number
-    }
-}

@@ -18,6 +18,8 @@ struct SiteRun {
     let keep: Int?
     /// Warnings to carry into the report (e.g. the client certificate expires soon).
     var warnings: [String] = []
+    /// Asks the crawl to stop early and publish what it has (a first signal).
+    var control: RunControl? = nil
 
     /// - Returns: the exit code: 0 complete, 10 partial, or the failure's own code.
     /// - Throws: ``CrawlError/cancelled`` when interrupted; other failures are logged,
@@ -46,15 +48,13 @@ struct SiteRun {
             let progress = logger.minimumLevel <= .info ? CrawlProgress(site: job.name, logger: logger) : nil
             var job = self.job
             job.warnings += warnings
-            let crawler = try Crawler(job: job, security: security, client: client, logger: logger, progress: progress)
+            let crawler = try Crawler(job: job, security: security, client: client, logger: logger, progress: progress,
+                                      control: control)
             let report = try await crawler.run()
             if let keep, let removed = try? store?.retain(keep: keep), !removed.isEmpty {
                 logger.info("\(job.name): removed \(removed.count) old snapshot(s) (keep \(keep))")
             }
-            logger.info(report.summaryLine)
-            for failure in report.errors.prefix(20) { logger.warning("\(failure.url): \(failure.cause)") }
-            if report.errors.count > 20 { logger.warning("… and \(report.errors.count - 20) more failures in the report") }
-            let code: ExitCode = report.failed > 0 ? .partial : .success
+            let code = summarise(report)
             record(history, started: started, code: code, report: report, error: nil)
             return code
         } catch CrawlError.cancelled {
@@ -68,8 +68,23 @@ struct SiteRun {
         }
     }
 
+    /// Logs a published run's summary and failures, and gives its exit code: a run halted by a
+    /// signal says so (130) although it published; one that ran out of its time budget is
+    /// partial (10), like one with failures.
+    private func summarise(_ report: CrawlReport) -> ExitCode {
+        logger.info(report.summaryLine)
+        for failure in report.errors.prefix(20) { logger.warning("\(failure.url): \(failure.cause)") }
+        if report.errors.count > 20 { logger.warning("… and \(report.errors.count - 20) more failures in the report") }
+        if report.notFetchedCount > 0 {
+            logger.warning("\(job.name): \(report.notFetchedCount) URL(s) not fetched before the run stopped (listed in the report)")
+        }
+        if report.finishReason == "interrupted" { return .interrupted }
+        return report.failed > 0 || report.stoppedEarly ? .partial : .success
+    }
+
     private func record(_ history: RunHistory, started: Date, code: ExitCode, report: CrawlReport?, error: String?) {
-        let outcome: RunOutcome = code == .success ? .success : code == .partial ? .partial : .failed
+        let outcome: RunOutcome = code == .success ? .success
+            : code == .partial || (code == .interrupted && report != nil) ? .partial : .failed
         let counts = report.map {
             RunRecord.Counts(added: $0.added, changed: $0.changed, removed: $0.removed, unchanged: $0.unchanged, failed: $0.failed)
         } ?? RunRecord.Counts()

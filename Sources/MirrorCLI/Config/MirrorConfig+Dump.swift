@@ -23,7 +23,7 @@ extension SiteConfig {
         ]
         if let identity { members.append(.init("identity", identity.dumpJSON)) }
         members += [
-            .init("trust", trust.dumpJSON), .init("scope", scope.dumpJSON), .init("limits", limits.dumpJSON),
+            .init("trust", trust.dumpJSON), .init("scope", scope.dumpJSON), .init("limits", limits.dumpJSON), .init("traps", traps.dumpJSON),
             .init("http", http.dumpJSON), .init("refresh", refresh.dumpJSON), .init("serve", serve.dumpJSON),
         ]
         return .object(members)
@@ -128,6 +128,21 @@ extension LimitsConfig {
             .init("idleTimeout", ConfigQuantity.formatSeconds(idleTimeout)),
             .init("totalTimeout", ConfigQuantity.formatSeconds(totalTimeout)),
             .init("retries", .number(String(retries))),
+            .init("runTime", runTime.map(ConfigQuantity.formatSeconds) ?? .null),
+            .init("headerTimeout", ConfigQuantity.formatSeconds(headerTimeout)),
+            .init("minRate", ConfigQuantity.formatBytes(minRate)),
+            .init("publishPartial", .bool(publishPartial)),
+        ])
+    }
+}
+
+extension TrapsConfig {
+    var dumpJSON: ConfigJSON {
+        func limit(_ value: Int?) -> ConfigJSON { value.map { .number(String($0)) } ?? .null }
+        return .object([
+            .init("maxPathSegments", limit(rules.maxPathSegments)), .init("maxSegmentRepeats", limit(rules.maxSegmentRepeats)),
+            .init("maxQueryVariants", limit(rules.maxQueryVariants)), .init("maxGrowingSteps", limit(rules.maxGrowingSteps)),
+            .init("maxShapeChain", limit(rules.maxShapeChain)),
         ])
     }
 }

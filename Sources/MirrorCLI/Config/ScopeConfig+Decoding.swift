@@ -11,7 +11,7 @@ extension ScopeConfig {
         include = try Self.patterns(object.optional("include"))
         exclude = try Self.patterns(object.optional("exclude"))
         noParent = try object.optional("noParent")?.bool() ?? false
-        depth = try object.nullable("depth")?.int(in: 0...Int.max)
+        if let member = object.optional("depth") { depth = member.isNull ? nil : try member.int(in: 0...Int.max) }
         robots = try object.optional("robots")?.bool() ?? true
         if let hostsNode = object.optional("requisiteHosts") {
             for hostNode in try hostsNode.array(of: "host patterns") {

@@ -24,7 +24,12 @@ extension SiteConfig {
         job.limits.maxURLLength = limits.maxURLLength
         job.limits.maxDecompressionRatio = limits.maxDecompressionRatio
         job.limits.perHostConnections = limits.perHostConnections
-        job.limits.timeouts = HTTPRequest.Timeouts(connect: limits.connectTimeout, idle: limits.idleTimeout, total: limits.totalTimeout)
+        job.limits.timeouts = HTTPRequest.Timeouts(connect: limits.connectTimeout, idle: limits.idleTimeout,
+                                                   lowSpeedBytes: Int(limits.minRate), total: limits.totalTimeout,
+                                                   headers: limits.headerTimeout)
+        job.limits.runTime = limits.runTime
+        job.publishPartial = limits.publishPartial
+        job.traps = traps.rules
         job.redirects.maxRedirects = limits.maxRedirects
         job.redirects.allowDowngrade = http.allowDowngrade
         job.retries.maxRetries = limits.retries

@@ -29,6 +29,12 @@ public struct SiteJob: Sendable {
     public var incremental: Bool
     /// Warnings to repeat in the run's report (e.g. the client certificate expires soon).
     public var warnings: [String] = []
+    /// The crawler-trap defences (on by default; ``TrapRules/off`` switches them all off).
+    public var traps: TrapRules = .defaults
+    /// When a first mirror (no current snapshot) is interrupted, publish what it fetched as a
+    /// partial snapshot. A refresh that stops early always publishes, carrying the previous
+    /// copy of what it did not reach over (``ManifestEntry/stale``).
+    public var publishPartial = true
 
     /// Concurrent transfers unless configured. HTTP/2 carries them as streams over a few
     /// connections (at most ``CrawlLimits/perHostConnections`` per host), so a higher count costs
@@ -45,6 +51,7 @@ public struct SiteJob: Sendable {
         self.startURLs = startURLs
         self.outputRoot = outputRoot
         scope = ScopeConfiguration()
+        scope.maxDepth = TrapRules.defaultDepth
         limits = CrawlLimits()
         jobs = SiteJob.defaultJobs
         respectRobots = true
@@ -88,6 +95,16 @@ public struct CrawlLimits: Sendable, Equatable {
     /// alike (BENCHMARKS.md). 32 halves the time where it matters and stays a modest load for
     /// the server (`--per-host` lowers it).
     public var perHostConnections: Int = 32
+    /// The run's time budget: when it runs out, no new transfer starts, those in flight get
+    /// ``stopGrace``, and the run rewrites and publishes what it has (exit 10); nil for none.
+    public var runTime: TimeInterval?
+
+    /// How long transfers in flight may go on once a run has been told to stop: a tenth of the
+    /// budget, between half a second and five seconds (five seconds after a signal).
+    public var stopGrace: TimeInterval {
+        guard let runTime else { return 5 }
+        return min(5, max(0.5, runTime / 10))
+    }
 
     public init() {}
 }
