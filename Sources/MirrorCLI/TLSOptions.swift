@@ -54,7 +54,14 @@ struct TLSOptions {
             literalPasswordUsed = true
         }
         if key != nil, certificate == nil { throw UsageError("--key needs --cert") }
-        identityHosts = arguments.all("identity-host")
+        identityHosts = []
+        for text in arguments.all("identity-host") {
+            do {
+                identityHosts.append(try HostPattern(parsing: text).description)
+            } catch {
+                throw UsageError("--identity-host \(text): \(error.reason)", hint: "give a host, host:port, *.domain or [IPv6]:port")
+            }
+        }
         caFiles = arguments.all("cacert")
         crlFiles = arguments.all("crlfile")
         pinnedCertificateFiles = arguments.all("pinnedcert")

@@ -1,3 +1,5 @@
+import MirrorCore
+
 import MirrorTLS
 
 extension IdentityConfig {
@@ -22,8 +24,8 @@ extension IdentityConfig {
         if let hostsNode = object.optional("hosts") {
             for hostNode in try hostsNode.array(of: "host patterns") {
                 let expected = "a host pattern: host, host:port or *.domain"
-                guard let host = HostPattern.normalized(try hostNode.string(expected), allowPort: true) else { throw hostNode.invalid(expected) }
-                hosts.append(host)
+                guard let host = try? HostPattern(parsing: try hostNode.string(expected)) else { throw hostNode.invalid(expected) }
+                hosts.append(host.description)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 
 extension ScopeConfig {
     /// The keys of a `scope` object.
@@ -15,9 +16,9 @@ extension ScopeConfig {
         robots = try object.optional("robots")?.bool() ?? true
         if let hostsNode = object.optional("requisiteHosts") {
             for hostNode in try hostsNode.array(of: "host patterns") {
-                let expected = "a host name or *.domain"
-                guard let host = HostPattern.normalized(try hostNode.string(expected), allowPort: false) else { throw hostNode.invalid(expected) }
-                requisiteHosts.append(host)
+                let expected = "a host name or *.domain, optionally with :port"
+                guard let host = try? HostPattern(parsing: try hostNode.string(expected)) else { throw hostNode.invalid(expected) }
+                requisiteHosts.append(host.description)
             }
         }
     }
