@@ -7,7 +7,7 @@ import MirrorCrawler
 /// and what was fetched is published (a refresh keeps the previous copy of what it did not
 /// reach, marked stale). A second signal cancels the task: transfers are cancelled, nothing is
 /// published, and the previous snapshot stays current. Uses the process-wide
-/// ``SignalForwarder`` (dispatch signal sources cannot be re-created on Linux once cancelled).
+/// ``SignalForwarder``, the tool's one signal mechanism.
 enum Interruption {
     static func run<T: Sendable>(_ body: @escaping @Sendable (RunControl) async throws -> T) async throws -> T {
         let control = RunControl()
