@@ -25,13 +25,17 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // libp11: OpenSSL's PKCS#11 bridge, for keys on smart cards, tokens and HSMs (README "Hardware tokens").
+        .systemLibrary(
+            name: "CLibP11", pkgConfig: "libp11",
+            providers: [.apt(["libp11-dev"]), .brew(["libp11"])]),
 
         // MARK: Logic-free C shims for what Swift cannot call (variadics, macros, globals)
         .target(name: "CMirrorShims", dependencies: ["CCurl", "CLibXML2", "COpenSSL"]),
 
         // MARK: Library, by role
         .target(name: "MirrorCore", dependencies: ["COpenSSL", "CMirrorShims"]),
-        .target(name: "MirrorTLS", dependencies: ["MirrorCore", "COpenSSL", "CMirrorShims"]),
+        .target(name: "MirrorTLS", dependencies: ["MirrorCore", "COpenSSL", "CLibP11", "CMirrorShims"]),
         .target(name: "MirrorHTTP", dependencies: ["MirrorCore", "MirrorTLS", "CCurl", "CMirrorShims"]),
         .target(name: "MirrorDocument", dependencies: ["MirrorCore", "CLibXML2", "CMirrorShims"]),
         .target(name: "MirrorStore", dependencies: ["MirrorCore", "CMirrorShims"]),

@@ -25,6 +25,14 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case partial = 10
     /// Another run of the same site holds its lock; nothing was done.
     case busy = 11
+    /// A hardware token refused the PIN, or its PIN is locked.
+    case tokenPIN = 13
+    /// The hardware token is not present.
+    case tokenAbsent = 14
+    /// The key or certificate is not on the token.
+    case tokenObjectAbsent = 15
+    /// The PKCS#11 module or OpenSSL's bridge to it is not installed.
+    case tokenModule = 16
     /// The job was interrupted (SIGINT/SIGTERM); the previous snapshot is untouched.
     case interrupted = 130
 
@@ -40,6 +48,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .io: self = .io
         case .limit: self = .limit
         case .internal: self = .internalError
+        case .tokenPIN: self = .tokenPIN
+        case .tokenAbsent: self = .tokenAbsent
+        case .tokenObjectAbsent: self = .tokenObjectAbsent
+        case .tokenModule: self = .tokenModule
         }
     }
 
@@ -58,6 +70,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .limit: "a limit was exceeded (size, redirects, decompression)"
         case .partial: "partial: published, but some URLs failed (listed in the report)"
         case .busy: "another run of the same site is in progress (site lock held)"
+        case .tokenPIN: "hardware token: wrong PIN, or the PIN is locked"
+        case .tokenAbsent: "hardware token not present"
+        case .tokenObjectAbsent: "hardware token: key or certificate not on it"
+        case .tokenModule: "PKCS#11 module (or OpenSSL's bridge to it) not installed"
         case .interrupted: "interrupted; the previous snapshot is untouched"
         }
     }

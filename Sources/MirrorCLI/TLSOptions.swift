@@ -6,10 +6,11 @@ import MirrorTLS
 /// The TLS options shared by `fetch`, `inspect` and `mirror`. Names follow curl where they overlap.
 struct TLSOptions {
     static let specs: [OptionSpec] = [
-        OptionSpec("cert", short: "E", value: "FILE", help: "Client certificate: PKCS#12 (.p12/.pfx) or PEM, detected from the content."),
+        OptionSpec("cert", short: "E", value: "FILE|URI", help: "Client certificate: PKCS#12 (.p12/.pfx) or PEM, detected from the content; or 'pkcs11:token=…;object=…' (RFC 7512) for a key and certificate on a smart card, token or HSM."),
         OptionSpec("cert-type", value: "TYPE", help: "Force the certificate type: P12 or PEM."),
-        OptionSpec("key", value: "FILE", help: "Private key (PEM) when it is not inside --cert."),
-        OptionSpec("pass-env", value: "VAR", help: "Read the certificate/key password from environment variable VAR."),
+        OptionSpec("key", value: "FILE|URI", help: "Private key (PEM) when it is not inside --cert; or 'pkcs11:…' for a key on a token with the certificate in the --cert file."),
+        OptionSpec("pkcs11-module", value: "FILE", help: "PKCS#11 module for a pkcs11: URI that names none (default: p11-kit's proxy, which loads every registered module)."),
+        OptionSpec("pass-env", value: "VAR", help: "Read the certificate/key password, or the token's PIN, from environment variable VAR."),
         OptionSpec("pass-file", value: "FILE", help: "Read the password from the first line of FILE."),
         OptionSpec("pass", value: "PASSWORD", help: "The password itself (curl compatibility; visible in the process list, prefer --pass-env)."),
         OptionSpec("identity-host", value: "HOST", repeatable: true, help: "Also send the client certificate to HOST (host, host:port or *.domain). Default: only the URL's own host and port."),
@@ -25,6 +26,7 @@ struct TLSOptions {
     var certificate: String?
     var certificateType: CertificateType?
     var key: String?
+    var pkcs11Module: String?
     var password: PasswordSource?
     var literalPasswordUsed = false
     var identityHosts: [String]
@@ -39,6 +41,7 @@ struct TLSOptions {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         certificate = arguments.value("cert")
         key = arguments.value("key")
+        pkcs11Module = arguments.value("pkcs11-module")
         if let type = arguments.value("cert-type") {
             guard let parsed = CertificateType(rawValue: type.uppercased() == "PKCS12" ? "P12" : type.uppercased()) else {
                 throw UsageError("--cert-type must be P12 or PEM, not \"\(type)\"")
@@ -111,6 +114,9 @@ struct TLSOptions {
         guard let certificate else { return nil }
         if literalPasswordUsed {
             logger.warning("--pass puts the password in the process list and shell history; use --pass-env VAR or --pass-file FILE")
+        }
+        if TokenIdentityLoader.isToken(certificate: certificate, key: key) {
+            return try TokenIdentityLoader(certificate: certificate, key: key, module: pkcs11Module, pin: password).load()
         }
         let secret = try password?.resolve(forFile: certificate)
         do {

@@ -47,7 +47,8 @@ struct InspectCommand {
         do {
             identity = try tls.loadIdentity(logger: logger)
             if let identity {
-                report.clientIdentity = .init(identity.leaf, chainLength: identity.chain.count, warning: identity.expiryWarning())
+                report.clientIdentity = .init(identity.leaf, chainLength: identity.chain.count, warning: identity.expiryWarning(),
+                                              token: identity.token)
             }
         } catch let error as any DiagnosableError {
             identityError = error
@@ -129,8 +130,8 @@ struct InspectCommand {
                     exit = ExitCode(error.category)
                 }
             }
-        } else if identityError != nil {
-            exit = .clientIdentity
+        } else if let identityError {
+            exit = ExitCode(identityError.category)
         }
         try emit(report)
         return exit

@@ -35,6 +35,7 @@ extension IdentityConfig {
         var members: [ConfigJSON.Member] = [.init("cert", .string(certificate))]
         if let type { members.append(.init("type", .string(type.rawValue))) }
         if let key { members.append(.init("key", .string(key))) }
+        if let module { members.append(.init("module", .string(module))) }
         if let password { members.append(.init("password", password.dumpJSON)) }
         members.append(.init("hosts", .array(hosts.map(ConfigJSON.string))))
         return .object(members)

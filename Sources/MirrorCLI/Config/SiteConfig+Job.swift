@@ -54,8 +54,14 @@ extension SiteConfig {
         var identity: ClientIdentity?
         var warnings: [String] = []
         if let config = self.identity {
-            let secret = try config.password?.source.resolve(forFile: config.certificate)
-            let loaded = try ClientIdentity.load(certificate: config.certificate, key: config.key, type: config.type, password: secret)
+            let loaded: ClientIdentity
+            if TokenIdentityLoader.isToken(certificate: config.certificate, key: config.key) {
+                loaded = try TokenIdentityLoader(certificate: config.certificate, key: config.key, module: config.module,
+                                                 pin: config.password?.source).load()
+            } else {
+                let secret = try config.password?.source.resolve(forFile: config.certificate)
+                loaded = try ClientIdentity.load(certificate: config.certificate, key: config.key, type: config.type, password: secret)
+            }
             if let warning = loaded.expiryWarning(withinDays: refresh.expiryWarningDays) {
                 logger.warning("\(name): \(warning)")
                 warnings.append(warning)
