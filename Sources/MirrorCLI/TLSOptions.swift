@@ -15,6 +15,7 @@ struct TLSOptions {
         OptionSpec("pass", value: "PASSWORD", help: "The password itself (curl compatibility; visible in the process list, prefer --pass-env)."),
         OptionSpec("identity-host", value: "HOST", repeatable: true, help: "Also send the client certificate to HOST (host, host:port or *.domain). Default: only the URL's own host and port."),
         OptionSpec("cacert", value: "FILE", repeatable: true, help: "Trust these CA certificates (PEM) instead of the system store."),
+        OptionSpec("ca-native", help: "With --cacert: trust the system store too; a chain that leads to either passes (corporate CA plus public CAs)."),
         OptionSpec("crlfile", value: "FILE", repeatable: true, help: "Check revocation against these CRLs (PEM or DER); a revoked or unlisted chain fails."),
         OptionSpec("pinnedpubkey", value: "PINS", help: "Accept only servers whose key matches: 'sha256//BASE64[;sha256//BASE64...]' (as printed by inspect)."),
         OptionSpec("pinnedcert", value: "FILE", repeatable: true, help: "Accept only a server presenting this certificate (PEM/DER); allows self-signed servers."),
@@ -31,6 +32,7 @@ struct TLSOptions {
     var literalPasswordUsed = false
     var identityHosts: [String]
     var caFiles: [String]
+    var caNative: Bool
     var crlFiles: [String]
     var publicKeyPins: [String]
     var pinnedCertificateFiles: [String]
@@ -59,6 +61,7 @@ struct TLSOptions {
         if key != nil, certificate == nil { throw UsageError("--key needs --cert") }
         identityHosts = arguments.all("identity-host")
         caFiles = arguments.all("cacert")
+        caNative = arguments.flag("ca-native")
         crlFiles = arguments.all("crlfile")
         pinnedCertificateFiles = arguments.all("pinnedcert")
         pinRequireChain = arguments.flag("pin-require-chain")
@@ -77,7 +80,10 @@ struct TLSOptions {
         }
     }
 
-    var anchors: TrustAnchors { caFiles.isEmpty ? .system : .files(caFiles) }
+    var anchors: TrustAnchors {
+        if caFiles.isEmpty { return .system }
+        return caNative ? .systemAndFiles(caFiles) : .files(caFiles)
+    }
 
     /// The evaluators the options ask for, each with a label, in evaluation order.
     func evaluators() throws -> [any ServerTrustEvaluating] {

@@ -90,7 +90,9 @@ struct InspectCommand {
             let label = configured ? evaluator.name : "\(evaluator.name) (system CA store, for comparison)"
             do {
                 try evaluator.evaluate(trust)
-                report.verdicts.append(.init(evaluator: label, configured: configured, passed: true, detail: "passed"))
+                let anchor = try (evaluator as? DefaultTrustEvaluator)?.verifiedAnchor(trust)
+                report.verdicts.append(.init(evaluator: label, configured: configured, passed: true,
+                                             detail: anchor.map { "passed: the chain leads to \($0.summary)" } ?? "passed", anchor: anchor))
             } catch {
                 report.verdicts.append(.init(evaluator: label, configured: configured, passed: false, detail: error.description))
                 if configured {

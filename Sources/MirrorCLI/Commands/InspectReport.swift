@@ -27,6 +27,8 @@ struct InspectReport: Encodable {
         var configured: Bool
         var passed: Bool
         var detail: String
+        /// The anchor the chain verified to (default policies), and where it came from.
+        var anchor: VerifiedAnchor?
     }
     struct Identity: Encodable {
         var subject: String
@@ -81,6 +83,7 @@ struct InspectReport: Encodable {
         lines.append("Trust verdicts:")
         for verdict in verdicts {
             lines.append("  \(verdict.passed ? "PASS" : "FAIL")  \(verdict.evaluator)\(verdict.passed ? "" : ": \(verdict.detail)")")
+            if let anchor = verdict.anchor { lines.append("        anchor: \(anchor.summary)") }
         }
         if let policyPassed { lines.append("  => policy \(policyPassed ? "passed" : "FAILED")") }
         lines.append("")
