@@ -22,7 +22,7 @@ struct TLSOptions {
         OptionSpec("pin-require-chain", help: "With pins, also require the chain to verify against the CA store."),
         OptionSpec("no-verify-host", help: "Do not check that the certificate names the host (the chain is still verified)."),
         OptionSpec("insecure", short: "k", help: "DISABLE ALL SERVER CHECKS. Anyone on the network can impersonate the server and receive your client certificate."),
-    ]
+    ] + ProxyOptions.specs
 
     var certificate: String?
     var certificateType: CertificateType?

@@ -17,9 +17,13 @@ public final class HTTPClient: Sendable {
         public var maxConnectionsPerHost: Int
         /// Concurrent connections in all, per profile (CURLMOPT_MAX_TOTAL_CONNECTIONS).
         public var maxTotalConnections: Int
-        public init(maxConnectionsPerHost: Int = 8, maxTotalConnections: Int = 32) {
+        /// Whether requests go through a proxy; ``ProxySettings/direct`` (the default) also
+        /// switches off libcurl's reading of `https_proxy` and its kin.
+        public var proxy: ProxySettings
+        public init(maxConnectionsPerHost: Int = 8, maxTotalConnections: Int = 32, proxy: ProxySettings = .direct) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxTotalConnections = maxTotalConnections
+            self.proxy = proxy
         }
     }
 
@@ -38,6 +42,9 @@ public final class HTTPClient: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
+
+    /// Which proxy this client's requests use, in one line (for reports and logs).
+    public var proxySummary: String { configuration.proxy.summary }
 
     /// Performs one request (no redirects followed, no retries).
     ///
@@ -64,7 +71,8 @@ public final class HTTPClient: Sendable {
                 do throws(HTTPError) {
                     let transfer = try CurlTransfer(
                         id: id, request: request, host: target.host, port: target.port,
-                        profile: effectiveProfile, continuation: continuation)
+                        profile: effectiveProfile, proxy: configuration.proxy.endpoint(isHTTPS: target.isHTTPS),
+                        continuation: continuation)
                     engine.submit(transfer)
                 } catch {
                     continuation.resume(returning: .failure(error))

@@ -43,8 +43,12 @@ struct ConfigRunner {
                 var job = try site.makeJob(outputRoot: outputRoot, jobs: config.jobs)
                 if arguments.flag("full") { job.incremental = false }
                 let (security, warnings) = try site.makeSecurity(logger: logger)
+                // The command line's proxy options, when given, win over the site's.
+                let commandLine = try ProxyOptions(arguments).settings
+                let proxy = commandLine != .direct || arguments.flag("proxy-env") ? commandLine : try site.proxy?.settings() ?? .direct
                 let client = HTTPClient(configuration: .init(maxConnectionsPerHost: job.limits.perHostConnections,
-                                                              maxTotalConnections: max(job.jobs, job.limits.perHostConnections)))
+                                                              maxTotalConnections: max(job.jobs, job.limits.perHostConnections),
+                                                              proxy: proxy))
                 defer { client.shutdown() }
                 codes.append(try await SiteRun(job: job, security: security, client: client, logger: logger,
                                                keep: site.refresh.keep, warnings: warnings).execute(command: command))

@@ -38,7 +38,7 @@ struct InspectCommand {
         }
         let port = components.port ?? 443
         var report = InspectReport(url: url)
-        let client = HTTPClient()
+        let client = HTTPClient(configuration: try .proxied(arguments))
         defer { client.shutdown() }
 
         // 1. Identity (reported, not yet sent).

@@ -89,8 +89,8 @@ struct MirrorCommand {
         let security = SecurityPolicy(
             identity: identity, identityScope: HostScope(Array(origins) + tls.identityHosts),
             trust: ServerTrustManager(fallback: try tls.evaluator()))
-        let client = HTTPClient(configuration: .init(maxConnectionsPerHost: job.limits.perHostConnections,
-                                                      maxTotalConnections: max(job.jobs, job.limits.perHostConnections)))
+        let client = HTTPClient(configuration: try .proxied(arguments, maxConnectionsPerHost: job.limits.perHostConnections,
+                                                             maxTotalConnections: max(job.jobs, job.limits.perHostConnections)))
         defer { client.shutdown() }
         let code = try await SiteRun(job: job, security: security, client: client, logger: logger, keep: nil,
                                      warnings: expiry.map { [$0] } ?? []).execute(command: "mirror")

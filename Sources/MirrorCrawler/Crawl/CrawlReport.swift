@@ -42,6 +42,9 @@ public struct CrawlReport: Codable, Sendable {
     /// on a first run and on a refresh, which reads them from the manifest).
     public var outOfScopeCount: Int
     public var warnings: [String]
+    /// Which proxy the run's requests went through, or "direct" (and any environment proxy
+    /// that was ignored).
+    public var proxy: String? = nil
 
     /// One line for the end of a run.
     public var summaryLine: String {

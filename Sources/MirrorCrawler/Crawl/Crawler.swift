@@ -150,7 +150,7 @@ public final class Crawler: Sendable {
         if let reason = await state.finishReason, reason != .exhausted {
             warnings.append("stopped early: \(reason == .pageLimit ? "the page limit (--max-pages)" : reason == .byteLimit ? "the byte limit (--max-bytes)" : "cancelled") was reached")
         }
-        let report = CrawlReport(
+        var report = CrawlReport(
             site: job.name, startURLs: job.startURLs.map(\.string), snapshot: staging.id,
             startedAt: started, finishedAt: finished, durationSeconds: finished.timeIntervalSince(started),
             finishReason: String(describing: await state.finishReason ?? .exhausted),
@@ -162,6 +162,7 @@ public final class Crawler: Sendable {
             previousSnapshot: previous?.id, rewrittenDocuments: rewritten,
             errorsByKind: byKind, errors: failures, outOfScope: await state.outOfScopeList,
             outOfScopeCount: await state.outOfScopeCount, warnings: warnings)
+        report.proxy = client.proxySummary
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -600,6 +601,7 @@ public final class Crawler: Sendable {
         case .io: "io"
         case .cancelled: "cancelled"
         case .curl: "internal"
+        case .proxyRefused, .proxyUnreachable: "proxy"
         }
     }
 
