@@ -23,6 +23,8 @@ struct MirrorCommand {
         OptionSpec("max-html-size", value: "SIZE", help: "Do not parse HTML larger than SIZE (default 32MiB); it is kept unrewritten."),
         OptionSpec("max-url-length", value: "N", help: "Ignore links longer than N bytes (default 8192)."),
         OptionSpec("ignore-robots", help: "Do not honour robots.txt."),
+        OptionSpec("sitemaps", help: "Also crawl the URLs of the sitemaps (robots.txt Sitemap: lines and /sitemap.xml; indexes and .gz), within the scope."),
+        OptionSpec("sitemap-lastmod", help: "With --sitemaps, on a refresh: skip the request for a URL whose sitemap lastmod is not newer than the copy."),
         OptionSpec("full", help: "Download everything again instead of revalidating against the current snapshot."),
         OptionSpec("cookies", short: "b", value: "FILE", help: "Seed cookies from a Netscape cookie file (as curl -c writes); cookies set during the run are kept and sent back."),
         OptionSpec("header", short: "H", value: "'NAME: VALUE'", repeatable: true, help: "Add a request header to every request."),
@@ -131,6 +133,8 @@ struct MirrorCommand {
         if let seconds = try arguments.double("max-time") { job.limits.timeouts.total = seconds }
         if let ratio = try arguments.double("compressed-ratio") { job.limits.maxDecompressionRatio = ratio }
         job.respectRobots = !arguments.flag("ignore-robots")
+        job.sitemaps = SitemapOptions(enabled: arguments.flag("sitemaps") || arguments.flag("sitemap-lastmod"),
+                                      trustLastModified: arguments.flag("sitemap-lastmod"))
         job.incremental = !arguments.flag("full")
         if let file = arguments.value("cookies") {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {

@@ -17,6 +17,7 @@ extension SiteConfig {
         job.scope.maxDepth = scope.depth
         job.scope.requisiteHosts = scope.requisiteHosts
         job.respectRobots = scope.robots
+        job.sitemaps = crawl.sitemapOptions
         job.limits.maxPages = limits.maxPages
         job.limits.maxBytes = limits.maxBytes
         job.limits.maxFileSize = limits.maxFileSize

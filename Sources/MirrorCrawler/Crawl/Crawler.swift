@@ -15,9 +15,9 @@ import Glibc
 /// CSS are parsed by the fetch tasks, so parsing spreads over the cores while downloads go on.
 public final class Crawler: Sendable {
     public let job: SiteJob
-    private let security: SecurityPolicy
-    private let client: HTTPClient
-    private let logger: Logger
+    let security: SecurityPolicy
+    let client: HTTPClient
+    let logger: Logger
     private let progress: CrawlProgress?
     private let scope: CrawlScope
     private let mapper: PathMapper
@@ -25,6 +25,8 @@ public final class Crawler: Sendable {
     let directories = CreatedDirectories()
     /// What references resolved to, shared by the documents of one folder.
     let resolutions = ResolutionCache()
+    /// The sitemaps' `lastmod` per URL (``SitemapOptions/trustLastModified``).
+    let sitemapDates = SitemapDates()
 
     /// - Parameters:
     ///   - job: the site, scope and limits.
@@ -73,6 +75,7 @@ public final class Crawler: Sendable {
         frontier.seed(job.startURLs)
         let state = CrawlState(frontier: frontier)
         if job.respectRobots { await loadRobots(into: state, staging: staging, previous: previous) }
+        let sitemapWarnings = job.sitemaps.enabled ? await seedFromSitemaps(state: state) : []
 
         await crawl(state: state, staging: staging, originals: originals, previous: previous)
         var phaseStart = Date()
@@ -114,7 +117,7 @@ public final class Crawler: Sendable {
         let (rewritten, rewriteFailures) = await rewriteDocuments(
             state: state, staging: staging, originals: originals, paths: paths, previous: previous)
         let manifestError = await manifestSaved
-        var warnings: [String] = job.warnings
+        var warnings: [String] = job.warnings + sitemapWarnings
         switch await placeholders {
         case .success(let (failed, first)):
             // A placeholder only explains a missing page: the snapshot is complete without it.
@@ -276,6 +279,12 @@ public final class Crawler: Sendable {
         // Only a body too large for memory goes to this file (created when the body outgrows
         // the limit), then is renamed to its final name.
         let known = revalidate ? previous?.revalidatable(item.url) : nil
+        // The sitemap says the copy we have is current: no request at all (opt-in).
+        if job.sitemaps.trustLastModified, let known, let previous, sitemapDates.unchanged(item.url, since: known.fetchedAt),
+           let next = try? await reuse(item, entry: known, previous: previous, state: state, staging: staging,
+                                       originals: originals, robotsAgent: robotsAgent) {
+            return next
+        }
         let temporary = CrawlState.temporaryName(in: "_mirror/tmp", worker: download.worker, sequence: download.sequence)
         let temporaryPath = staging.fileSystem.absolutePath(temporary)
         var request = HTTPRequest(

@@ -29,6 +29,8 @@ public struct SiteJob: Sendable {
     public var incremental: Bool
     /// Warnings to repeat in the run's report (e.g. the client certificate expires soon).
     public var warnings: [String] = []
+    /// Seed the crawl from sitemaps, and trust their `lastmod` on a refresh.
+    public var sitemaps = SitemapOptions()
 
     /// Concurrent transfers unless configured. HTTP/2 carries them as streams over a few
     /// connections (at most ``CrawlLimits/perHostConnections`` per host), so a higher count costs
