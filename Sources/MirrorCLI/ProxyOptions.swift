@@ -56,8 +56,9 @@ struct ProxyOptions {
 
 extension HTTPClient.Configuration {
     /// The default configuration with the proxy the command line asks for.
-    static func proxied(_ arguments: ParsedArguments, maxConnectionsPerHost: Int = 8, maxTotalConnections: Int = 32) throws -> Self {
+    static func proxied(_ arguments: ParsedArguments, maxConnectionsPerHost: Int = 8, maxTotalConnections: Int = 32,
+                        politeness: Politeness? = nil) throws -> Self {
         .init(maxConnectionsPerHost: maxConnectionsPerHost, maxTotalConnections: maxTotalConnections,
-              proxy: try ProxyOptions(arguments).settings)
+              proxy: try ProxyOptions(arguments).settings, politeness: politeness)
     }
 }

@@ -208,6 +208,12 @@ final class CurlTransfer: @unchecked Sendable {
     /// Returns false to abort the transfer (the reason is kept in ``abortReason``).
     func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
         bodyBytes += Int64(chunk.count)
+        if let byteRate = request.byteRate {
+            // The engine thread waits: every transfer it carries pauses with it, which is what
+            // keeps the total (not each transfer) to the rate.
+            let wait = byteRate.delay(for: chunk.count)
+            if wait > 0 { usleep(useconds_t(min(wait, 5) * 1_000_000)) }
+        }
         if let cap = request.maxBodyBytes, bodyBytes > cap {
             abortReason = .bodyTooLarge(url: request.url, limit: cap)
             return false

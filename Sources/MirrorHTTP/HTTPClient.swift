@@ -20,15 +20,23 @@ public final class HTTPClient: Sendable {
         /// Whether requests go through a proxy; ``ProxySettings/direct`` (the default) also
         /// switches off libcurl's reading of `https_proxy` and its kin.
         public var proxy: ProxySettings
-        public init(maxConnectionsPerHost: Int = 8, maxTotalConnections: Int = 32, proxy: ProxySettings = .direct) {
+        /// Pacing, byte rate and back-off per host (``HostThrottle``); nil: none (429/503 are
+        /// then retried as ``RetryPolicy`` says, like any other error status).
+        public var politeness: Politeness?
+        public init(maxConnectionsPerHost: Int = 8, maxTotalConnections: Int = 32, proxy: ProxySettings = .direct,
+                    politeness: Politeness? = nil) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxTotalConnections = maxTotalConnections
             self.proxy = proxy
+            self.politeness = politeness
         }
     }
 
     private let configuration: Configuration
     private let state = LockedState()
+    /// The per-host throttle every ``fetch(_:security:redirects:retries:cookies:follow:sleep:)``
+    /// consults, when the configuration asks for politeness.
+    public let throttle: HostThrottle?
 
     private final class LockedState: @unchecked Sendable {
         let lock = NSLock()
@@ -41,6 +49,7 @@ public final class HTTPClient: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        throttle = configuration.politeness.map { HostThrottle(politeness: $0) }
     }
 
     /// Which proxy this client's requests use, in one line (for reports and logs).

@@ -48,7 +48,7 @@ struct ConfigRunner {
                 let proxy = commandLine != .direct || arguments.flag("proxy-env") ? commandLine : try site.proxy?.settings() ?? .direct
                 let client = HTTPClient(configuration: .init(maxConnectionsPerHost: job.limits.perHostConnections,
                                                               maxTotalConnections: max(job.jobs, job.limits.perHostConnections),
-                                                              proxy: proxy))
+                                                              proxy: proxy, politeness: job.politeness))
                 defer { client.shutdown() }
                 codes.append(try await SiteRun(job: job, security: security, client: client, logger: logger,
                                                keep: site.refresh.keep, warnings: warnings).execute(command: command))

@@ -32,6 +32,10 @@ struct MirrorCommand {
         OptionSpec("max-redirs", value: "N", help: "Follow at most N redirects per URL (default 10)."),
         OptionSpec("allow-downgrade", help: "Follow redirects from https to plain http."),
         OptionSpec("retry", value: "N", help: "Retry 5xx, 429 and timeouts N times (default 2)."),
+        OptionSpec("wait", value: "SECONDS", help: "Wait this long between the starts of two requests to one host."),
+        OptionSpec("random-wait", help: "Vary each --wait (and Crawl-delay) between 0.5 and 1.5 times its length."),
+        OptionSpec("host-rate", value: "N", help: "At most N requests per second to one host (fractions allowed: 0.5 is one every 2 s)."),
+        OptionSpec("limit-rate", value: "SIZE", help: "Receive at most SIZE bytes per second in all (e.g. 500KB, 2MiB)."),
         OptionSpec("per-host", value: "N", help: "Connections per host at most (default 32; over HTTP/1.1 the concurrency per host; over HTTP/2 only as many as the streams need)."),
         OptionSpec("connect-timeout", value: "SECONDS", help: "Connect time limit (default 15)."),
         OptionSpec("idle-timeout", value: "SECONDS", help: "Fail a transfer that stalls this long (default 30)."),
@@ -92,7 +96,8 @@ struct MirrorCommand {
             identity: identity, identityScope: HostScope(Array(origins) + tls.identityHosts),
             trust: ServerTrustManager(fallback: try tls.evaluator()))
         let client = HTTPClient(configuration: try .proxied(arguments, maxConnectionsPerHost: job.limits.perHostConnections,
-                                                             maxTotalConnections: max(job.jobs, job.limits.perHostConnections)))
+                                                             maxTotalConnections: max(job.jobs, job.limits.perHostConnections),
+                                                             politeness: job.politeness))
         defer { client.shutdown() }
         let code = try await SiteRun(job: job, security: security, client: client, logger: logger, keep: nil,
                                      warnings: expiry.map { [$0] } ?? []).execute(command: "mirror")
@@ -151,6 +156,20 @@ struct MirrorCommand {
         if let n = try arguments.int("max-redirs") { job.redirects.maxRedirects = n }
         job.redirects.allowDowngrade = arguments.flag("allow-downgrade")
         if let n = try arguments.int("retry") { job.retries.maxRetries = n }
+        job.politeness.maximumConcurrency = job.jobs
+        if let seconds = try arguments.double("wait") {
+            guard seconds >= 0 else { throw UsageError("--wait must be 0 or more seconds") }
+            job.politeness.wait = seconds
+        }
+        job.politeness.randomWait = arguments.flag("random-wait")
+        if let rate = try arguments.double("host-rate") {
+            guard rate > 0 else { throw UsageError("--host-rate must be more than 0 requests per second") }
+            job.politeness.hostRequestsPerSecond = rate
+        }
+        if let size = try arguments.size("limit-rate") {
+            guard size > 0 else { throw UsageError("--limit-rate must be at least 1 byte per second") }
+            job.politeness.bytesPerSecond = size
+        }
     }
 }
 

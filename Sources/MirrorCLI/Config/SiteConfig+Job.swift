@@ -18,6 +18,7 @@ extension SiteConfig {
         job.scope.requisiteHosts = scope.requisiteHosts
         job.respectRobots = scope.robots
         job.sitemaps = crawl.sitemapOptions
+        job.politeness = crawl.politeness(maximumConcurrency: jobs)
         job.limits.maxPages = limits.maxPages
         job.limits.maxBytes = limits.maxBytes
         job.limits.maxFileSize = limits.maxFileSize

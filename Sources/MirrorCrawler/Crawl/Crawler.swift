@@ -75,7 +75,7 @@ public final class Crawler: Sendable {
         frontier.seed(job.startURLs)
         let state = CrawlState(frontier: frontier)
         if job.respectRobots { await loadRobots(into: state, staging: staging, previous: previous) }
-        let sitemapWarnings = job.sitemaps.enabled ? await seedFromSitemaps(state: state) : []
+        let sitemapWarnings = (job.sitemaps.enabled ? await seedFromSitemaps(state: state) : []) + (await applyCrawlDelays(state: state))
 
         await crawl(state: state, staging: staging, originals: originals, previous: previous)
         var phaseStart = Date()
@@ -117,7 +117,7 @@ public final class Crawler: Sendable {
         let (rewritten, rewriteFailures) = await rewriteDocuments(
             state: state, staging: staging, originals: originals, paths: paths, previous: previous)
         let manifestError = await manifestSaved
-        var warnings: [String] = job.warnings + sitemapWarnings
+        var warnings: [String] = job.warnings + sitemapWarnings + (await politenessNotes())
         switch await placeholders {
         case .success(let (failed, first)):
             // A placeholder only explains a missing page: the snapshot is complete without it.
