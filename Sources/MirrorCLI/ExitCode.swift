@@ -26,6 +26,14 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case partial = 10
     /// Another run of the same site holds its lock; nothing was done.
     case busy = 11
+    /// A hardware token refused the PIN, or its PIN is locked.
+    case tokenPIN = 13
+    /// The hardware token is not present.
+    case tokenAbsent = 14
+    /// The key or certificate is not on the token.
+    case tokenObjectAbsent = 15
+    /// The PKCS#11 module or OpenSSL's bridge to it is not installed.
+    case tokenModule = 16
     /// The job was interrupted (SIGINT/SIGTERM): after a first signal the run published what
     /// it had (partial, the rest kept stale from the previous snapshot); after a second,
     /// nothing was published and the previous snapshot is untouched.
@@ -43,6 +51,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .io: self = .io
         case .limit: self = .limit
         case .internal: self = .internalError
+        case .tokenPIN: self = .tokenPIN
+        case .tokenAbsent: self = .tokenAbsent
+        case .tokenObjectAbsent: self = .tokenObjectAbsent
+        case .tokenModule: self = .tokenModule
         }
     }
 
@@ -61,6 +73,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .limit: "a limit was exceeded (size, redirects, decompression)"
         case .partial: "partial: published, but some URLs failed or the run-time budget ran out (see the report)"
         case .busy: "another run of the same site is in progress (site lock held)"
+        case .tokenPIN: "hardware token: wrong PIN, or the PIN is locked"
+        case .tokenAbsent: "hardware token not present"
+        case .tokenObjectAbsent: "hardware token: key or certificate not on it"
+        case .tokenModule: "PKCS#11 module (or OpenSSL's bridge to it) not installed"
         case .interrupted: "interrupted: a first signal publishes what was fetched, a second aborts and keeps the previous snapshot"
         }
     }

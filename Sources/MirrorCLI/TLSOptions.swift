@@ -6,29 +6,33 @@ import MirrorTLS
 /// The TLS options shared by `fetch`, `inspect` and `mirror`. Names follow curl where they overlap.
 struct TLSOptions {
     static let specs: [OptionSpec] = [
-        OptionSpec("cert", short: "E", value: "FILE", help: "Client certificate: PKCS#12 (.p12/.pfx) or PEM, detected from the content."),
+        OptionSpec("cert", short: "E", value: "FILE|URI", help: "Client certificate: PKCS#12 (.p12/.pfx) or PEM, detected from the content; or 'pkcs11:token=…;object=…' (RFC 7512) for a key and certificate on a smart card, token or HSM."),
         OptionSpec("cert-type", value: "TYPE", help: "Force the certificate type: P12 or PEM."),
-        OptionSpec("key", value: "FILE", help: "Private key (PEM) when it is not inside --cert."),
-        OptionSpec("pass-env", value: "VAR", help: "Read the certificate/key password from environment variable VAR."),
+        OptionSpec("key", value: "FILE|URI", help: "Private key (PEM) when it is not inside --cert; or 'pkcs11:…' for a key on a token with the certificate in the --cert file."),
+        OptionSpec("pkcs11-module", value: "FILE", help: "PKCS#11 module for a pkcs11: URI that names none (default: p11-kit's proxy, which loads every registered module)."),
+        OptionSpec("pass-env", value: "VAR", help: "Read the certificate/key password, or the token's PIN, from environment variable VAR."),
         OptionSpec("pass-file", value: "FILE", help: "Read the password from the first line of FILE."),
         OptionSpec("pass", value: "PASSWORD", help: "The password itself (curl compatibility; visible in the process list, prefer --pass-env)."),
         OptionSpec("identity-host", value: "HOST", repeatable: true, help: "Also send the client certificate to HOST (host, host:port or *.domain). Default: only the URL's own host and port."),
         OptionSpec("cacert", value: "FILE", repeatable: true, help: "Trust these CA certificates (PEM) instead of the system store."),
+        OptionSpec("ca-native", help: "With --cacert: trust the system store too; a chain that leads to either passes (corporate CA plus public CAs)."),
         OptionSpec("crlfile", value: "FILE", repeatable: true, help: "Check revocation against these CRLs (PEM or DER); a revoked or unlisted chain fails."),
         OptionSpec("pinnedpubkey", value: "PINS", help: "Accept only servers whose key matches: 'sha256//BASE64[;sha256//BASE64...]' (as printed by inspect)."),
         OptionSpec("pinnedcert", value: "FILE", repeatable: true, help: "Accept only a server presenting this certificate (PEM/DER); allows self-signed servers."),
         OptionSpec("pin-require-chain", help: "With pins, also require the chain to verify against the CA store."),
         OptionSpec("no-verify-host", help: "Do not check that the certificate names the host (the chain is still verified)."),
         OptionSpec("insecure", short: "k", help: "DISABLE ALL SERVER CHECKS. Anyone on the network can impersonate the server and receive your client certificate."),
-    ]
+    ] + ProxyOptions.specs
 
     var certificate: String?
     var certificateType: CertificateType?
     var key: String?
+    var pkcs11Module: String?
     var password: PasswordSource?
     var literalPasswordUsed = false
     var identityHosts: [String]
     var caFiles: [String]
+    var caNative: Bool
     var crlFiles: [String]
     var publicKeyPins: [String]
     var pinnedCertificateFiles: [String]
@@ -39,6 +43,7 @@ struct TLSOptions {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         certificate = arguments.value("cert")
         key = arguments.value("key")
+        pkcs11Module = arguments.value("pkcs11-module")
         if let type = arguments.value("cert-type") {
             guard let parsed = CertificateType(rawValue: type.uppercased() == "PKCS12" ? "P12" : type.uppercased()) else {
                 throw UsageError("--cert-type must be P12 or PEM, not \"\(type)\"")
@@ -63,6 +68,7 @@ struct TLSOptions {
             }
         }
         caFiles = arguments.all("cacert")
+        caNative = arguments.flag("ca-native")
         crlFiles = arguments.all("crlfile")
         pinnedCertificateFiles = arguments.all("pinnedcert")
         pinRequireChain = arguments.flag("pin-require-chain")
@@ -81,7 +87,10 @@ struct TLSOptions {
         }
     }
 
-    var anchors: TrustAnchors { caFiles.isEmpty ? .system : .files(caFiles) }
+    var anchors: TrustAnchors {
+        if caFiles.isEmpty { return .system }
+        return caNative ? .systemAndFiles(caFiles) : .files(caFiles)
+    }
 
     /// The evaluators the options ask for, each with a label, in evaluation order.
     func evaluators() throws -> [any ServerTrustEvaluating] {
@@ -118,6 +127,9 @@ struct TLSOptions {
         guard let certificate else { return nil }
         if literalPasswordUsed {
             logger.warning("--pass puts the password in the process list and shell history; use --pass-env VAR or --pass-file FILE")
+        }
+        if TokenIdentityLoader.isToken(certificate: certificate, key: key) {
+            return try TokenIdentityLoader(certificate: certificate, key: key, module: pkcs11Module, pin: password).load()
         }
         let secret = try password?.resolve(forFile: certificate)
         do {

@@ -85,6 +85,8 @@ public struct HTTPRequest: Sendable {
     public var detectCertificateRejection: Bool = true
     /// fsync a `.file` body when it is complete (on by default; a snapshot syncs once instead).
     public var syncFile: Bool = true
+    /// The client's total byte rate, paid for as the body arrives (``ByteRateLimiter``); nil: none.
+    public var byteRate: ByteRateLimiter?
 
     public init(
         url: String,

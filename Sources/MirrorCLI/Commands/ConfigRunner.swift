@@ -52,8 +52,12 @@ struct ConfigRunner {
                 if arguments.flag("full") { job.incremental = false }
                 if let budget = try arguments.duration("max-run-time") { job.limits.runTime = budget }
                 let (security, warnings) = try site.makeSecurity(logger: logger)
+                // The command line's proxy options, when given, win over the site's.
+                let commandLine = try ProxyOptions(arguments).settings
+                let proxy = commandLine != .direct || arguments.flag("proxy-env") ? commandLine : try site.proxy?.settings() ?? .direct
                 let client = HTTPClient(configuration: .init(maxConnectionsPerHost: job.limits.perHostConnections,
-                                                              maxTotalConnections: max(job.jobs, job.limits.perHostConnections)))
+                                                              maxTotalConnections: max(job.jobs, job.limits.perHostConnections),
+                                                              proxy: proxy, politeness: job.politeness))
                 defer { client.shutdown() }
                 codes.append(try await SiteRun(job: job, security: security, client: client, logger: logger,
                                                keep: site.refresh.keep, warnings: warnings, control: control)

@@ -72,7 +72,7 @@ struct FetchCommand {
         if let partial { request.destination = .file(partial) }
 
         let security = try tls.securityPolicy(for: url, logger: logger)
-        let client = HTTPClient()
+        let client = HTTPClient(configuration: try .proxied(arguments))
         defer { client.shutdown() }
         let result: FetchResult
         do {

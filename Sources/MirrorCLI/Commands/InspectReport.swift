@@ -27,6 +27,8 @@ struct InspectReport: Encodable {
         var configured: Bool
         var passed: Bool
         var detail: String
+        /// The anchor the chain verified to (default policies), and where it came from.
+        var anchor: VerifiedAnchor?
     }
     struct Identity: Encodable {
         var subject: String
@@ -34,7 +36,10 @@ struct InspectReport: Encodable {
         var notAfter: Date
         var chainCertificates: Int
         var warning: String?
-        init(_ leaf: CertificateInfo, chainLength: Int, warning: String?) {
+        /// The token, key and certificate source, for a key on a PKCS#11 token.
+        var token: TokenKeyInfo?
+        init(_ leaf: CertificateInfo, chainLength: Int, warning: String?, token: TokenKeyInfo? = nil) {
+            self.token = token
             subject = leaf.subject
             issuer = leaf.issuer
             notAfter = leaf.notAfter
@@ -78,6 +83,7 @@ struct InspectReport: Encodable {
         lines.append("Trust verdicts:")
         for verdict in verdicts {
             lines.append("  \(verdict.passed ? "PASS" : "FAIL")  \(verdict.evaluator)\(verdict.passed ? "" : ": \(verdict.detail)")")
+            if let anchor = verdict.anchor { lines.append("        anchor: \(anchor.summary)") }
         }
         if let policyPassed { lines.append("  => policy \(policyPassed ? "passed" : "FAILED")") }
         lines.append("")
@@ -86,6 +92,12 @@ struct InspectReport: Encodable {
             lines.append("  subject: \(identity.subject)")
             lines.append("  issuer:  \(identity.issuer)")
             lines.append("  expires: \(UTCTime.iso8601(identity.notAfter)) (\(identity.chainCertificates) chain certificate(s) sent along)")
+            if let token = identity.token {
+                lines.append("  token:   '\(token.tokenLabel)' (\(token.manufacturer) \(token.model), serial \(token.serial), slot \(token.slotID))")
+                lines.append("  key:     \(token.keyLabel.map { "'\($0)'" } ?? "(no label)")\(token.keyID.map { " id \($0)" } ?? ""), on the token (never leaves it)")
+                lines.append("  cert:    from \(token.certificateSource)")
+                lines.append("  module:  \(token.module)")
+            }
             if let warning = identity.warning { lines.append("  warning: \(warning)") }
             switch clientAccepted {
             case true?: lines.append("  accepted by the server (HTTP \(httpStatus.map(String.init) ?? "?"))")

@@ -31,6 +31,8 @@ struct MirrorCommand {
         OptionSpec("max-shape-chain", value: "N", help: "Crawler traps: hold back a page ending a chain of more than N same-shape pages, such as a calendar's next month (default 20; 'off')."),
         OptionSpec("no-trap-rules", help: "Switch off the crawler-trap rules above (the depth limit stays; --depth inf lifts it)."),
         OptionSpec("ignore-robots", help: "Do not honour robots.txt."),
+        OptionSpec("sitemaps", help: "Also crawl the URLs of the sitemaps (robots.txt Sitemap: lines and /sitemap.xml; indexes and .gz), within the scope."),
+        OptionSpec("sitemap-lastmod", help: "With --sitemaps, on a refresh: skip the request for a URL whose sitemap lastmod is not newer than the copy."),
         OptionSpec("full", help: "Download everything again instead of revalidating against the current snapshot."),
         OptionSpec("cookies", short: "b", value: "FILE", help: "Seed cookies from a Netscape cookie file (as curl -c writes); cookies set during the run are kept and sent back."),
         OptionSpec("header", short: "H", value: "'NAME: VALUE'", repeatable: true, help: "Add a request header to every request."),
@@ -38,6 +40,10 @@ struct MirrorCommand {
         OptionSpec("max-redirs", value: "N", help: "Follow at most N redirects per URL (default 10)."),
         OptionSpec("allow-downgrade", help: "Follow redirects from https to plain http."),
         OptionSpec("retry", value: "N", help: "Retry 5xx, 429 and timeouts N times (default 2)."),
+        OptionSpec("wait", value: "SECONDS", help: "Wait this long between the starts of two requests to one host."),
+        OptionSpec("random-wait", help: "Vary each --wait (and Crawl-delay) between 0.5 and 1.5 times its length."),
+        OptionSpec("host-rate", value: "N", help: "At most N requests per second to one host (fractions allowed: 0.5 is one every 2 s)."),
+        OptionSpec("limit-rate", value: "SIZE", help: "Receive at most SIZE bytes per second in all (e.g. 500KB, 2MiB)."),
         OptionSpec("per-host", value: "N", help: "Connections per host at most (default 32; over HTTP/1.1 the concurrency per host; over HTTP/2 only as many as the streams need)."),
         OptionSpec("connect-timeout", value: "SECONDS", help: "Connect time limit (default 15)."),
         OptionSpec("idle-timeout", value: "SECONDS", help: "Fail a transfer slower than --min-rate for this long (default 30)."),
@@ -101,8 +107,9 @@ struct MirrorCommand {
         let security = SecurityPolicy(
             identity: identity, identityScope: HostScope(Array(origins) + tls.identityHosts),
             trust: ServerTrustManager(fallback: try tls.evaluator()))
-        let client = HTTPClient(configuration: .init(maxConnectionsPerHost: job.limits.perHostConnections,
-                                                      maxTotalConnections: max(job.jobs, job.limits.perHostConnections)))
+        let client = HTTPClient(configuration: try .proxied(arguments, maxConnectionsPerHost: job.limits.perHostConnections,
+                                                             maxTotalConnections: max(job.jobs, job.limits.perHostConnections),
+                                                             politeness: job.politeness))
         defer { client.shutdown() }
         let code = try await SiteRun(job: job, security: security, client: client, logger: logger, keep: nil,
                                      warnings: expiry.map { [$0] } ?? [], control: control).execute(command: "mirror")
@@ -158,6 +165,8 @@ struct MirrorCommand {
         if let seconds = try arguments.double("max-time") { job.limits.timeouts.total = seconds }
         if let ratio = try arguments.double("compressed-ratio") { job.limits.maxDecompressionRatio = ratio }
         job.respectRobots = !arguments.flag("ignore-robots")
+        job.sitemaps = SitemapOptions(enabled: arguments.flag("sitemaps") || arguments.flag("sitemap-lastmod"),
+                                      trustLastModified: arguments.flag("sitemap-lastmod"))
         job.incremental = !arguments.flag("full")
         if let file = arguments.value("cookies") {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
@@ -174,5 +183,19 @@ struct MirrorCommand {
         if let n = try arguments.int("max-redirs") { job.redirects.maxRedirects = n }
         job.redirects.allowDowngrade = arguments.flag("allow-downgrade")
         if let n = try arguments.int("retry") { job.retries.maxRetries = n }
+        job.politeness.maximumConcurrency = job.jobs
+        if let seconds = try arguments.double("wait") {
+            guard seconds >= 0 else { throw UsageError("--wait must be 0 or more seconds") }
+            job.politeness.wait = seconds
+        }
+        job.politeness.randomWait = arguments.flag("random-wait")
+        if let rate = try arguments.double("host-rate") {
+            guard rate > 0 else { throw UsageError("--host-rate must be more than 0 requests per second") }
+            job.politeness.hostRequestsPerSecond = rate
+        }
+        if let size = try arguments.size("limit-rate") {
+            guard size > 0 else { throw UsageError("--limit-rate must be at least 1 byte per second") }
+            job.politeness.bytesPerSecond = size
+        }
     }
 }

@@ -95,7 +95,7 @@ struct ServeCommand {
         let live = arguments.flag("live")
         var client: HTTPClient?
         if live {
-            let http = HTTPClient()
+            let http = HTTPClient(configuration: try .proxied(arguments))
             client = http
             var fetchers: [String: LiveFetcher] = [:]
             var prefixes: [String: String] = [:]

@@ -35,6 +35,7 @@ extension IdentityConfig {
         var members: [ConfigJSON.Member] = [.init("cert", .string(certificate))]
         if let type { members.append(.init("type", .string(type.rawValue))) }
         if let key { members.append(.init("key", .string(key))) }
+        if let module { members.append(.init("module", .string(module))) }
         if let password { members.append(.init("password", password.dumpJSON)) }
         members.append(.init("hosts", .array(hosts.map(ConfigJSON.string))))
         return .object(members)
@@ -66,7 +67,10 @@ extension TrustPolicyConfig {
     var dumpJSON: ConfigJSON {
         var members: [ConfigJSON.Member] = [.init("type", .string(typeName))]
         func files(_ key: String, _ paths: [String]) {
-            if !paths.isEmpty { members.append(.init(key, .array(paths.map(ConfigJSON.string)))) }
+            let system = key == "cacert" && paths.first == TrustPolicyConfig.systemStoreAnchor
+            let listed = system ? Array(paths.dropFirst()) : paths
+            if !listed.isEmpty { members.append(.init(key, .array(listed.map(ConfigJSON.string)))) }
+            if system { members.append(.init("system", .bool(true))) }
         }
         switch self {
         case .default(let anchors, let verifyHost):

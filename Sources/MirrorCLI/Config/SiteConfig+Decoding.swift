@@ -2,7 +2,7 @@ import MirrorCore
 
 extension SiteConfig {
     /// The keys of a site object.
-    static let keys = ["name", "start", "identity", "trust", "scope", "limits", "traps", "http", "refresh", "serve"]
+    static let keys = ["name", "start", "identity", "trust", "scope", "limits", "traps", "http", "refresh", "serve", "proxy", "crawl"]
 
     /// Decodes and checks one entry of `sites`.
     init(decoding node: ConfigNode) throws(ConfigError) {
@@ -25,6 +25,8 @@ extension SiteConfig {
         http = try object.optional("http").map { node throws(ConfigError) in try HTTPConfig(decoding: node) } ?? HTTPConfig()
         refresh = try object.optional("refresh").map { node throws(ConfigError) in try RefreshConfig(decoding: node) } ?? RefreshConfig()
         serve = try object.optional("serve").map { node throws(ConfigError) in try SiteServeConfig(decoding: node) } ?? SiteServeConfig()
+        crawl = try object.optional("crawl").map { node throws(ConfigError) in try CrawlConfig(decoding: node) } ?? CrawlConfig()
+        proxy = try object.optional("proxy").map { node throws(ConfigError) in try ProxyConfig(decoding: node) }
         try checkTrustCoverage(object)
     }
 

@@ -22,6 +22,10 @@ public struct SiteConfig: Sendable, Equatable {
     public var refresh: RefreshConfig
     /// Serving options.
     public var serve: SiteServeConfig
+    /// The proxy; nil: direct, with the environment's proxy variables ignored.
+    public var proxy: ProxyConfig? = nil
+    /// Sitemaps and politeness.
+    public var crawl = CrawlConfig()
 
     /// Creates a site with defaults for everything but its name and start URLs.
     public init(name: String, start: [WebURL], identity: IdentityConfig? = nil, trust: TrustConfig = TrustConfig(),

@@ -4,7 +4,7 @@ extension CrawlReport {
     enum CodingKeys: String, CodingKey {
         case site, startURLs, snapshot, startedAt, finishedAt, durationSeconds, finishReason, fetched, pages, requisites
         case failed, bytes, added, changed, unchanged, removed, previousSnapshot, rewrittenDocuments, errorsByKind, errors
-        case outOfScope, outOfScopeCount, warnings, heldBack, heldBackCount, heldBackByRule, notFetched, notFetchedCount, stale, trapPeaks
+        case outOfScope, outOfScopeCount, warnings, heldBack, heldBackCount, heldBackByRule, notFetched, notFetchedCount, stale, trapPeaks, proxy
     }
 
     /// Reads a report; the fields added since the first version (held-back links, what an early
@@ -41,5 +41,6 @@ extension CrawlReport {
         notFetchedCount = try c.decodeIfPresent(Int.self, forKey: .notFetchedCount) ?? 0
         stale = try c.decodeIfPresent(Int.self, forKey: .stale) ?? 0
         trapPeaks = try c.decodeIfPresent(TrapPeaks.self, forKey: .trapPeaks) ?? TrapPeaks()
+        proxy = try c.decodeIfPresent(String.self, forKey: .proxy)
     }
 }

@@ -76,6 +76,9 @@ public struct CrawlReport: Codable, Sendable {
 
     /// Whether the run stopped before it had fetched everything it found.
     public var stoppedEarly: Bool { finishReason == "runTimeLimit" || finishReason == "interrupted" }
+    /// Which proxy the run's requests went through, or "direct" (and any environment proxy
+    /// that was ignored).
+    public var proxy: String? = nil
 
     /// One line for the end of a run.
     public var summaryLine: String {

@@ -48,7 +48,7 @@ actor CrawlState {
     /// How each stored URL compares with the previous snapshot.
     enum Change: String, Sendable { case added, changed, unchanged }
     private(set) var changes: [Change: Int] = [:]
-    private var robots: [String: RobotsTxt] = [:]
+    private(set) var robots: [String: RobotsTxt] = [:]
     /// The rules of `robots` that apply to the run's user agent, by origin (chosen once).
     private var robotsRules: [String: (userAgent: String, rules: [RobotsTxt.Rule])] = [:]
     /// The last URL's robots rules: nearly every URL has the origin of the one before it, and
@@ -356,7 +356,7 @@ actor CrawlState {
     }
 
     /// Offers a document's links to the frontier and remembers what it refused or queued.
-    private func offer(_ links: [DiscoveredLink], from item: FrontierItem) {
+    func offer(_ links: [DiscoveredLink], from item: FrontierItem) {
         let results = frontier.discover(links, from: item)
         for (link, result) in zip(links, results) {
             switch result {

@@ -15,9 +15,9 @@ import Glibc
 /// CSS are parsed by the fetch tasks, so parsing spreads over the cores while downloads go on.
 public final class Crawler: Sendable {
     public let job: SiteJob
-    private let security: SecurityPolicy
-    private let client: HTTPClient
-    private let logger: Logger
+    let security: SecurityPolicy
+    let client: HTTPClient
+    let logger: Logger
     private let progress: CrawlProgress?
     /// Asks the crawl to stop early (a first signal); nil when nothing can.
     private let control: RunControl?
@@ -27,6 +27,8 @@ public final class Crawler: Sendable {
     let directories = CreatedDirectories()
     /// What references resolved to, shared by the documents of one folder.
     let resolutions = ResolutionCache()
+    /// The sitemaps' `lastmod` per URL (``SitemapOptions/trustLastModified``).
+    let sitemapDates = SitemapDates()
 
     /// - Parameters:
     ///   - job: the site, scope and limits.
@@ -81,6 +83,7 @@ public final class Crawler: Sendable {
         if let previous { frontier.seedFirst(previous.staleItems(in: scope)) }
         let state = CrawlState(frontier: frontier)
         if job.respectRobots { await loadRobots(into: state, staging: staging, previous: previous) }
+        let sitemapWarnings = (job.sitemaps.enabled ? await seedFromSitemaps(state: state) : []) + (await applyCrawlDelays(state: state))
 
         await crawl(state: state, staging: staging, originals: originals, previous: previous, started: started)
         var phaseStart = Date()
@@ -133,7 +136,7 @@ public final class Crawler: Sendable {
         let (rewritten, rewriteFailures) = await rewriteDocuments(
             state: state, staging: staging, originals: originals, paths: paths, previous: previous)
         let manifestError = await manifestSaved
-        var warnings: [String] = job.warnings
+        var warnings: [String] = job.warnings + sitemapWarnings + (await politenessNotes())
         switch await placeholders {
         case .success(let (failed, first)):
             // A placeholder only explains a missing page: the snapshot is complete without it.
@@ -181,7 +184,7 @@ public final class Crawler: Sendable {
         let held = await state.heldBackUnfetched()
         var heldByRule: [String: Int] = [:]
         for entry in held { heldByRule[entry.held.rule.rawValue, default: 0] += 1 }
-        let report = CrawlReport(
+        var report = CrawlReport(
             site: job.name, startURLs: job.startURLs.map(\.string), snapshot: staging.id,
             startedAt: started, finishedAt: finished, durationSeconds: finished.timeIntervalSince(started),
             finishReason: String(describing: finishReason),
@@ -199,6 +202,7 @@ public final class Crawler: Sendable {
             heldBackCount: held.count, heldBackByRule: heldByRule,
             notFetched: Array(unfetched.prefix(CrawlReport.listLimit)), notFetchedCount: unfetched.count, stale: carried,
             trapPeaks: await state.trapPeaks)
+        report.proxy = client.proxySummary
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -347,6 +351,12 @@ public final class Crawler: Sendable {
         // Only a body too large for memory goes to this file (created when the body outgrows
         // the limit), then is renamed to its final name.
         let known = revalidate ? previous?.revalidatable(item.url) : nil
+        // The sitemap says the copy we have is current: no request at all (opt-in).
+        if job.sitemaps.trustLastModified, let known, let previous, sitemapDates.unchanged(item.url, since: known.fetchedAt),
+           let next = try? await reuse(item, entry: known, previous: previous, state: state, staging: staging,
+                                       originals: originals, robotsAgent: robotsAgent) {
+            return next
+        }
         let temporary = CrawlState.temporaryName(in: "_mirror/tmp", worker: download.worker, sequence: download.sequence)
         let temporaryPath = staging.fileSystem.absolutePath(temporary)
         var request = HTTPRequest(
@@ -690,6 +700,7 @@ public final class Crawler: Sendable {
         case .io: "io"
         case .cancelled: "cancelled"
         case .curl: "internal"
+        case .proxyRefused, .proxyUnreachable: "proxy"
         }
     }
 

@@ -35,6 +35,10 @@ public struct SiteJob: Sendable {
     /// partial snapshot. A refresh that stops early always publishes, carrying the previous
     /// copy of what it did not reach over (``ManifestEntry/stale``).
     public var publishPartial = true
+    /// Seed the crawl from sitemaps, and trust their `lastmod` on a refresh.
+    public var sitemaps = SitemapOptions()
+    /// Pacing, byte rate and back-off (the HTTP client's ``MirrorHTTP/HostThrottle``).
+    public var politeness = Politeness()
 
     /// Concurrent transfers unless configured. HTTP/2 carries them as streams over a few
     /// connections (at most ``CrawlLimits/perHostConnections`` per host), so a higher count costs
