@@ -8,6 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(libcurl4-openssl-dev libxml2-dev libssl-dev pkg-config nginx apache2-bin openssl ca-certificates curl chromium fonts-dejavu-core python3 python3-venv util-linux)
+# Packaging (issue #28): the .deb's tools (dpkg-deb, dpkg-shlibdeps, strip, lintian) and the shells
+# whose completion scripts the tests load.
+packages+=(dpkg-dev binutils lintian bash zsh fish)
 if [ "${1:-}" = "--bench" ]; then
     packages+=(wget wget2 wrk hyperfine iproute2 time)
 fi

@@ -7,7 +7,7 @@ import MirrorTLS
 struct TLSOptions {
     static let specs: [OptionSpec] = [
         OptionSpec("cert", short: "E", value: "FILE", help: "Client certificate: PKCS#12 (.p12/.pfx) or PEM, detected from the content."),
-        OptionSpec("cert-type", value: "TYPE", help: "Force the certificate type: P12 or PEM."),
+        OptionSpec("cert-type", value: "TYPE", values: .choices(["P12", "PEM"]), help: "Force the certificate type: P12 or PEM."),
         OptionSpec("key", value: "FILE", help: "Private key (PEM) when it is not inside --cert."),
         OptionSpec("pass-env", value: "VAR", help: "Read the certificate/key password from environment variable VAR."),
         OptionSpec("pass-file", value: "FILE", help: "Read the password from the first line of FILE."),

@@ -24,7 +24,7 @@ struct ScheduleCommand {
             """,
         options: [
             OptionSpec("config", short: "c", value: "FILE", help: "The config (default ./config.json)."),
-            OptionSpec("site", value: "NAME", repeatable: true, help: "Only these sites (default: every site with refresh.every)."),
+            OptionSpec("site", value: "NAME", repeatable: true, values: .site, help: "Only these sites (default: every site with refresh.every)."),
             OptionSpec("output", short: "o", value: "DIR", help: "Override the config's output root."),
             OptionSpec("once", help: "Refresh each selected site once, then exit."),
             OptionSpec("print-systemd", help: "Print a .service and a .timer per site instead of running."),
