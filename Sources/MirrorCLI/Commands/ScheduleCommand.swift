@@ -11,7 +11,7 @@ struct ScheduleCommand {
     static let spec = CommandSpec(
         name: "schedule",
         summary: "refresh sites on their schedule in the foreground, or print systemd/cron units",
-        usage: "mtls-mirror schedule [--config FILE] [--site NAME]... [--print-systemd | --print-cron] [--once]",
+        usage: "mtls-mirror schedule [--config FILE] [--site NAME]... [--print-systemd [--template] | --print-cron] [--once]",
         discussion: """
             Without --print-*: stays in the foreground and refreshes each site every refresh.every (plus a \
             random refresh.jitter), one site at a time, each run a child `mtls-mirror refresh` process; \
@@ -33,6 +33,7 @@ struct ScheduleCommand {
             OptionSpec("executable", value: "PATH", help: "With --print-*: the mtls-mirror path to run (default: this binary)."),
             OptionSpec("credential", value: "FILE", help: "With --print-systemd: pass the password file FILE with LoadCredential=."),
             OptionSpec("environment-file", value: "FILE", help: "With --print-systemd: read NAME=value lines from FILE (mode 0600)."),
+            OptionSpec("template", help: "With --print-systemd: the packaged units instead (mtls-mirror-refresh@.service and .timer, mtls-mirror-serve.service), and with --config a timer drop-in per site."),
         ],
         examples: [
             "mtls-mirror schedule --config /etc/mtls-mirror/config.json",
@@ -68,6 +69,10 @@ struct ScheduleCommand {
     func run() async throws -> ExitCode {
         guard arguments.positionals.isEmpty else {
             throw UsageError("schedule takes no positional arguments (got \"\(arguments.positionals[0])\")", hint: "select sites with --site NAME")
+        }
+        if arguments.flag("template") {
+            Terminal.write(try templateText(), to: output)
+            return .success
         }
         if arguments.flag("print-systemd") && arguments.flag("print-cron") {
             throw UsageError("--print-systemd and --print-cron exclude each other", hint: "give one of them")
