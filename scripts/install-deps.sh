@@ -49,3 +49,14 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
     "$venv/bin/pip" install -q --disable-pip-version-check -r scripts/python-requirements.txt -c scripts/python-constraints.txt
     echo "$wanted" >"$stamp"
 fi
+# kubernetes-validate gets an environment of its own: it needs jsonschema >= 4.18, which
+# frictionless (under wacz) forbids; see scripts/python-requirements-kubernetes.txt.
+kvenv="$venv-kubernetes"
+kstamp="$kvenv/.requirements"
+kwanted=$(cat scripts/python-requirements-kubernetes.txt scripts/python-constraints-kubernetes.txt | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$kstamp" 2>/dev/null)" != "$kwanted" ]; then
+    echo "install-deps: installing kubernetes-validate into $kvenv" >&2
+    python3 -m venv "$kvenv"
+    "$kvenv/bin/pip" install -q --disable-pip-version-check -r scripts/python-requirements-kubernetes.txt -c scripts/python-constraints-kubernetes.txt
+    echo "$kwanted" >"$kstamp"
+fi

@@ -83,6 +83,8 @@ struct CompletionFixture {
         (["mtls-mirror", "mirror", "--cert", "certs/m"], ["certs/me.p12"]),
         (["mtls-mirror", "mirror", "-o", "ot"], ["other"]),
         (["mtls-mirror", "-"], ["-h", "--help", "-V", "--version", "--log-format", "-q", "--quiet", "--debug"]),
+        (["mtls-mirror", "schedule", "--print-k"], ["--print-kubernetes"]),
+        (["mtls-mirror", "schedule", "--print-systemd", "--te"], ["--template"]),
     ]
 
     @Test("TAB in a real bash completes commands, options, closed value sets, files and site names", arguments: cases)
