@@ -2,8 +2,8 @@
 # Builds the Debian package mtls-mirror_VERSION_ARCH.deb from the release build and prints its path.
 #
 # The release binary (scripts/build-release.sh: the Swift runtime and Foundation linked
-# statically) is reused when it is newer than every file under Sources/ and Package.swift, and
-# built otherwise. The package holds:
+# statically) is reused when it is newer than every file under Sources/ and Package.swift (in
+# .build/release, or .build/package-release where the tests build it), and built otherwise. The package holds:
 #   /usr/bin/mtls-mirror                                   the binary, stripped
 #   /usr/share/man/man1/mtls-mirror.1.gz                   `mtls-mirror man`
 #   /usr/share/bash-completion/completions/mtls-mirror     `mtls-mirror completions bash`
@@ -48,7 +48,7 @@ done
 # The release binary: a current build is reused.
 current() { [ -x "$1" ] && [ -z "$(find Sources Package.swift -newer "$1" -print -quit)" ]; }
 if [ -z "$binary" ]; then
-    for candidate in ${scratch:+"$scratch/release/mtls-mirror"} .build/release/mtls-mirror; do
+    for candidate in ${scratch:+"$scratch/release/mtls-mirror"} .build/release/mtls-mirror .build/package-release/release/mtls-mirror; do
         if current "$candidate"; then binary=$candidate; echo "package-deb: reusing the current release build $candidate" >&2; break; fi
     done
 fi
