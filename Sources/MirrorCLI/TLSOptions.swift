@@ -7,7 +7,7 @@ import MirrorTLS
 struct TLSOptions {
     static let specs: [OptionSpec] = [
         OptionSpec("cert", short: "E", value: "FILE|URI", help: "Client certificate: PKCS#12 (.p12/.pfx) or PEM, detected from the content; or 'pkcs11:token=…;object=…' (RFC 7512) for a key and certificate on a smart card, token or HSM."),
-        OptionSpec("cert-type", value: "TYPE", help: "Force the certificate type: P12 or PEM."),
+        OptionSpec("cert-type", value: "TYPE", values: .choices(["P12", "PEM"]), help: "Force the certificate type: P12 or PEM."),
         OptionSpec("key", value: "FILE|URI", help: "Private key (PEM) when it is not inside --cert; or 'pkcs11:…' for a key on a token with the certificate in the --cert file."),
         OptionSpec("pkcs11-module", value: "FILE", help: "PKCS#11 module for a pkcs11: URI that names none (default: p11-kit's proxy, which loads every registered module)."),
         OptionSpec("pass-env", value: "VAR", help: "Read the certificate/key password, or the token's PIN, from environment variable VAR."),

@@ -8,7 +8,7 @@ import MirrorTLS
 struct MirrorCommand {
     static let crawlOptions: [OptionSpec] = [
         OptionSpec("config", short: "c", value: "FILE", help: "With no URL: run the sites of FILE (default ./config.json)."),
-        OptionSpec("site", value: "NAME", repeatable: true, help: "With a config: run only these sites."),
+        OptionSpec("site", value: "NAME", repeatable: true, values: .site, help: "With a config: run only these sites."),
         OptionSpec("output", short: "o", value: "DIR", help: "Output root (default ./output); the site goes to DIR/NAME/current."),
         OptionSpec("name", value: "NAME", help: "Site folder name (default: the start URL's host, with _PORT for other ports)."),
         OptionSpec("jobs", short: "j", value: "N", help: "Concurrent transfers, 1 to 1024 (default 256; over HTTP/2, up to 100 streams per connection)."),

@@ -29,7 +29,8 @@ struct RefreshCommand {
         examples: [
             "mtls-mirror refresh                 # every site of ./config.json",
             "mtls-mirror refresh intranet --config /etc/mtls-mirror/config.json",
-        ])
+        ],
+        operands: .site)
 
     let arguments: ParsedArguments
     let logger: Logger

@@ -25,7 +25,7 @@ struct ServeCommand {
         options: [
             OptionSpec("output", short: "o", value: "DIR", help: "Serve the sites mirrored under DIR (default ./output, or the config's output)."),
             OptionSpec("config", short: "c", value: "FILE", help: "Take sites, identities and trust from FILE (default ./config.json when present)."),
-            OptionSpec("site", value: "NAME", repeatable: true, help: "Serve only these sites."),
+            OptionSpec("site", value: "NAME", repeatable: true, values: .site, help: "Serve only these sites."),
             OptionSpec("port", short: "p", value: "PORT", help: "TCP port (default 8080; 0 picks a free one)."),
             OptionSpec("bind", value: "ADDRESS", help: "Address to listen on (default 127.0.0.1)."),
             OptionSpec("allow-remote", help: "Allow a non-loopback --bind; requires an access token."),
