@@ -13,10 +13,14 @@ public struct OptionSpec: Sendable {
     /// What the value can be, for shell completion: declared for closed sets (`values:
     /// .choices(["P12", "PEM"])`) and site names, otherwise implied by the placeholder.
     public let values: OptionValues
+    /// Old spellings still accepted, never shown (`--help`, the man page and completions list
+    /// ``name`` only): renamed options keep working in scripts.
+    public let aliases: [String]
 
     public init(_ name: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false,
-                values: OptionValues? = nil, help: String) {
+                values: OptionValues? = nil, aliases: [String] = [], help: String) {
         self.name = name
+        self.aliases = aliases
         self.short = short
         self.valueName = value
         self.help = help

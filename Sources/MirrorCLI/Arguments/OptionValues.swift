@@ -24,7 +24,7 @@ public enum OptionValues: Sendable, Equatable {
     public static func implied(by valueName: String?) -> OptionValues {
         switch valueName {
         case nil: return .none
-        case "FILE"?, "PATH"?: return .file
+        case "FILE"?, "PATH"?, "FILE|URI"?: return .file
         case "DIR"?: return .directory
         default: return .text
         }
