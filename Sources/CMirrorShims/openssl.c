@@ -5,11 +5,6 @@ X509 *CMirrorShims_sk_X509_value(const STACK_OF(X509) *stack, int index) { retur
 STACK_OF(X509) *CMirrorShims_sk_X509_new_null(void) { return sk_X509_new_null(); }
 int CMirrorShims_sk_X509_push(STACK_OF(X509) *stack, X509 *cert) { return sk_X509_push(stack, cert); }
 void CMirrorShims_sk_X509_pop_free(STACK_OF(X509) *stack) { sk_X509_pop_free(stack, X509_free); }
-void CMirrorShims_sk_X509_free(STACK_OF(X509) *stack) { sk_X509_free(stack); }
-
-STACK_OF(X509_CRL) *CMirrorShims_sk_X509_CRL_new_null(void) { return sk_X509_CRL_new_null(); }
-int CMirrorShims_sk_X509_CRL_push(STACK_OF(X509_CRL) *stack, X509_CRL *crl) { return sk_X509_CRL_push(stack, crl); }
-void CMirrorShims_sk_X509_CRL_pop_free(STACK_OF(X509_CRL) *stack) { sk_X509_CRL_pop_free(stack, X509_CRL_free); }
 
 int CMirrorShims_sk_GENERAL_NAME_num(const GENERAL_NAMES *names) { return sk_GENERAL_NAME_num(names); }
 GENERAL_NAME *CMirrorShims_sk_GENERAL_NAME_value(const GENERAL_NAMES *names, int index) { return sk_GENERAL_NAME_value(names, index); }
@@ -17,8 +12,6 @@ void CMirrorShims_GENERAL_NAMES_free(GENERAL_NAMES *names) { GENERAL_NAMES_free(
 
 long CMirrorShims_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *cert) { return SSL_CTX_add1_chain_cert(ctx, cert); }
 long CMirrorShims_SSL_CTX_set_tlsext_status_type(SSL_CTX *ctx, int type) { return SSL_CTX_set_tlsext_status_type(ctx, type); }
-long CMirrorShims_SSL_CTX_set_tlsext_status_cb(SSL_CTX *ctx, int (*cb)(SSL *, void *)) { return SSL_CTX_set_tlsext_status_cb(ctx, cb); }
-long CMirrorShims_SSL_CTX_set_tlsext_status_arg(SSL_CTX *ctx, void *arg) { return SSL_CTX_set_tlsext_status_arg(ctx, arg); }
 long CMirrorShims_SSL_get_tlsext_status_ocsp_resp(SSL *ssl, const unsigned char **resp) { return SSL_get_tlsext_status_ocsp_resp(ssl, resp); }
 int CMirrorShims_SSL_CTX_get_ex_new_index(CRYPTO_EX_free *free_func) { return SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, free_func); }
 

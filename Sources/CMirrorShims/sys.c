@@ -8,9 +8,6 @@
 #include <sys/sendfile.h>
 #endif
 
-FILE *CMirrorShims_stderr(void) { return stderr; }
-FILE *CMirrorShims_stdout(void) { return stdout; }
-
 int CMirrorShims_set_thread_name(const char *name) {
 #ifdef __APPLE__
     return pthread_setname_np(name);
@@ -30,7 +27,6 @@ uint32_t CMirrorShims_EPOLLIN(void) { return EPOLLIN; }
 uint32_t CMirrorShims_EPOLLOUT(void) { return EPOLLOUT; }
 uint32_t CMirrorShims_EPOLLERR(void) { return EPOLLERR; }
 uint32_t CMirrorShims_EPOLLHUP(void) { return EPOLLHUP; }
-uint32_t CMirrorShims_EPOLLRDHUP(void) { return EPOLLRDHUP; }
 int CMirrorShims_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) { return accept4(fd, addr, len, flags); }
 int CMirrorShims_eventfd(unsigned int initval, int flags) { return eventfd(initval, flags); }
 int CMirrorShims_EFD_NONBLOCK(void) { return EFD_NONBLOCK; }

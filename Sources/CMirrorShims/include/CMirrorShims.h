@@ -7,7 +7,6 @@
 
 #include "CMirrorShims_curl.h"
 #include "CMirrorShims_openssl.h"
-#include "CMirrorShims_libxml2.h"
 #include "CMirrorShims_sys.h"
 #include "CMirrorShims_fs.h"
 #include "CMirrorShims_x509gen.h"

@@ -7,8 +7,6 @@
 
 typedef size_t (*CMirrorShims_curl_data_callback)(char *data, size_t size, size_t nitems, void *userdata);
 typedef CURLcode (*CMirrorShims_curl_ssl_ctx_callback)(CURL *curl, void *ssl_ctx, void *userdata);
-typedef int (*CMirrorShims_curl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow,
-                                                     curl_off_t ultotal, curl_off_t ulnow);
 
 CURLcode CMirrorShims_curl_easy_setopt_long(CURL *curl, CURLoption option, long value);
 CURLcode CMirrorShims_curl_easy_setopt_off(CURL *curl, CURLoption option, curl_off_t value);
@@ -16,7 +14,6 @@ CURLcode CMirrorShims_curl_easy_setopt_ptr(CURL *curl, CURLoption option, const 
 CURLcode CMirrorShims_curl_easy_setopt_string(CURL *curl, CURLoption option, const char *value);
 CURLcode CMirrorShims_curl_easy_setopt_data_callback(CURL *curl, CURLoption option, CMirrorShims_curl_data_callback cb);
 CURLcode CMirrorShims_curl_easy_setopt_ssl_ctx_callback(CURL *curl, CMirrorShims_curl_ssl_ctx_callback cb);
-CURLcode CMirrorShims_curl_easy_setopt_xferinfo_callback(CURL *curl, CMirrorShims_curl_xferinfo_callback cb);
 CURLcode CMirrorShims_curl_easy_setopt_prereq_callback(CURL *curl, curl_prereq_callback cb);
 
 CURLcode CMirrorShims_curl_easy_getinfo_long(CURL *curl, CURLINFO info, long *value);

@@ -14,12 +14,6 @@ X509 *CMirrorShims_sk_X509_value(const STACK_OF(X509) *stack, int index);
 STACK_OF(X509) *CMirrorShims_sk_X509_new_null(void);
 int CMirrorShims_sk_X509_push(STACK_OF(X509) *stack, X509 *cert);
 void CMirrorShims_sk_X509_pop_free(STACK_OF(X509) *stack);
-void CMirrorShims_sk_X509_free(STACK_OF(X509) *stack);
-
-// Stacks of X509_CRL
-STACK_OF(X509_CRL) *CMirrorShims_sk_X509_CRL_new_null(void);
-int CMirrorShims_sk_X509_CRL_push(STACK_OF(X509_CRL) *stack, X509_CRL *crl);
-void CMirrorShims_sk_X509_CRL_pop_free(STACK_OF(X509_CRL) *stack);
 
 // Subject alternative names
 int CMirrorShims_sk_GENERAL_NAME_num(const GENERAL_NAMES *names);
@@ -29,8 +23,6 @@ void CMirrorShims_GENERAL_NAMES_free(GENERAL_NAMES *names);
 // SSL_CTX ctrl macros
 long CMirrorShims_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *cert);
 long CMirrorShims_SSL_CTX_set_tlsext_status_type(SSL_CTX *ctx, int type);
-long CMirrorShims_SSL_CTX_set_tlsext_status_cb(SSL_CTX *ctx, int (*cb)(SSL *, void *));
-long CMirrorShims_SSL_CTX_set_tlsext_status_arg(SSL_CTX *ctx, void *arg);
 long CMirrorShims_SSL_get_tlsext_status_ocsp_resp(SSL *ssl, const unsigned char **resp);
 int CMirrorShims_SSL_CTX_get_ex_new_index(CRYPTO_EX_free *free_func);
 

@@ -1,5 +1,4 @@
-// C-library calls that Glibc's Swift overlay does not expose (they need _GNU_SOURCE), plus
-// `stdout`/`stderr`, which Swift 6 rejects as mutable globals.
+// C-library calls that Glibc's Swift overlay does not expose (they need _GNU_SOURCE).
 #ifndef CMIRRORSHIMS_SYS_H
 #define CMIRRORSHIMS_SYS_H
 
@@ -12,8 +11,6 @@
 #include <sys/socket.h>
 #endif
 
-FILE *CMirrorShims_stderr(void);
-FILE *CMirrorShims_stdout(void);
 // pthread_setname_np/pthread_getname_np (GNU extensions; another signature on macOS) for the
 // calling thread. Names are at most 15 bytes on Linux.
 int CMirrorShims_set_thread_name(const char *name);
@@ -29,7 +26,6 @@ uint32_t CMirrorShims_EPOLLIN(void);
 uint32_t CMirrorShims_EPOLLOUT(void);
 uint32_t CMirrorShims_EPOLLERR(void);
 uint32_t CMirrorShims_EPOLLHUP(void);
-uint32_t CMirrorShims_EPOLLRDHUP(void);
 // accept4(2) needs _GNU_SOURCE; it sets SOCK_NONBLOCK | SOCK_CLOEXEC atomically.
 int CMirrorShims_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
 // eventfd(2) lives in <sys/eventfd.h>, which the Glibc module does not include.
