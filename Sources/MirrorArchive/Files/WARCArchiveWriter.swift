@@ -1,0 +1,120 @@
+import Foundation
+import MirrorCore
+import MirrorHTTP
+
+/// Writes a run's captures into WARC files in one folder: a `warcinfo` record starts each
+/// file, each exchange becomes a request and a response (or revisit), a file that reached the
+/// size limit is closed and the next one begun, and every closed file gets its sorted CDXJ
+/// index. The decisions live in ``WARCRecordBuilder``; this is the file side.
+///
+/// Not thread-safe: ``ArchiveSink`` drives it from its writer thread.
+final class WARCArchiveWriter {
+    struct Configuration: Sendable {
+        /// Where the WARC files go (private, existing).
+        var folder: String
+        /// Where their indexes go (private, existing).
+        var indexFolder: String
+        /// The start of each file name (the site's name).
+        var prefix: String
+        /// A file is closed once it holds this many bytes (one exchange may go past it).
+        var maxFileSize: Int64
+        /// The `warcinfo` block of each file (tool, version, options without secrets).
+        var info: WARCFields
+        /// Header names (lower case) redacted in records.
+        var redactedHeaders: Set<String>
+    }
+
+    /// A closed file.
+    struct FinishedFile: Sendable, Equatable {
+        var name: String
+        var bytes: Int64
+        var records: Int
+        var indexName: String
+    }
+
+    let configuration: Configuration
+    private let encoder: GzipEncoder
+    private var current: WARCFileWriter?
+    private var entries: [CDXJEntry] = []
+    private var serial = 0
+    private(set) var finished: [FinishedFile] = []
+    /// Exchanges written, and how many of them were revisits.
+    private(set) var exchanges = 0
+    private(set) var revisits = 0
+
+    /// - Throws: ``ArchiveError/compression(path:code:message:)`` when zlib cannot start.
+    init(configuration: Configuration) throws(ArchiveError) {
+        self.configuration = configuration
+        encoder = try GzipEncoder()
+    }
+
+    /// Writes one exchange (request, then response or revisit), opening or rotating the file.
+    /// - Returns: what was built, with the reference a later revisit of the URL should use.
+    /// - Throws: ``ArchiveError``; the records written before stay whole.
+    @discardableResult
+    func write(_ capture: HTTPCapture, previous: CaptureReference?) throws(ArchiveError) -> WARCRecordBuilder.Exchange {
+        if let file = current, file.size >= configuration.maxFileSize { try closeCurrent() }
+        let file: WARCFileWriter
+        if let open = current { file = open } else { file = try openNext(date: capture.date) }
+        let builder = WARCRecordBuilder(redactedHeaders: configuration.redactedHeaders, warcinfoID: file.warcinfoID)
+        let exchange = try builder.exchange(capture, previous: previous)
+        try file.append(exchange.request, level: GzipEncoder.defaultLevel)
+        let written = try file.append(exchange.response, level: Self.level(for: exchange.response))
+        if let entry = CDXJEntry.forRecord(type: written.type, fields: written.fields, head: written.head,
+                                           offset: written.offset, length: written.length, filename: file.name) {
+            entries.append(entry)
+        }
+        exchanges += 1
+        if exchange.profile != nil { revisits += 1 }
+        return exchange
+    }
+
+    /// Closes the current file (sync, rename, index).
+    /// - Throws: ``ArchiveError``.
+    func finish() throws(ArchiveError) {
+        try closeCurrent()
+    }
+
+    private func openNext(date: Date) throws(ArchiveError) -> WARCFileWriter {
+        serial += 1
+        let random = NumberText.zeroPadded(Int(UInt16.random(in: 0...UInt16.max)), width: 4, radix: 16)
+        let name = "\(configuration.prefix)-\(WARCDate.timestamp(date))-\(NumberText.zeroPadded(serial, width: 5))-\(random)"
+            + WARCFileWriter.finishedSuffix
+        let builder = WARCRecordBuilder(redactedHeaders: configuration.redactedHeaders)
+        let warcinfo = builder.warcinfo(filename: name, date: date, info: configuration.info)
+        let file = try WARCFileWriter(folder: configuration.folder, name: name, warcinfo: warcinfo, encoder: encoder)
+        current = file
+        return file
+    }
+
+    private func closeCurrent() throws(ArchiveError) {
+        guard let file = current else { return }
+        current = nil
+        try file.close()
+        let indexName = CDXJIndex.name(forWARC: file.name)
+        try CDXJIndex.write(entries, to: configuration.indexFolder + "/" + indexName)
+        entries.removeAll()
+        finished.append(FinishedFile(name: file.name, bytes: file.size, records: file.records.count, indexName: indexName))
+    }
+
+    /// zlib's level for a record: a payload that is compressed already (a `Content-Encoding`, or
+    /// an image, font, audio or video format that compresses itself) is stored, since deflate
+    /// cannot shrink it and would spend the CPU the crawl needs; text gets the default.
+    static func level(for record: WARCRecord) -> Int32 {
+        guard record.type == .response, record.payload.count > 512 else { return GzipEncoder.defaultLevel }
+        let head = RecordedHead(raw: record.head, redacted: [])
+        if let encoding = head.fields["Content-Encoding"], !encoding.isEmpty, encoding.lowercased() != "identity" {
+            return GzipEncoder.storeLevel
+        }
+        let type = head.fields["Content-Type"].map(CDXJEntry.mediaType)?.lowercased() ?? ""
+        if type.hasPrefix("image/") && type != "image/svg+xml" && type != "image/bmp" && type != "image/x-icon" {
+            return GzipEncoder.storeLevel
+        }
+        if type.hasPrefix("video/") || type.hasPrefix("audio/") || type == "font/woff" || type == "font/woff2"
+            || type == "application/zip" || type == "application/gzip" || type == "application/x-gzip"
+            || type == "application/zstd" || type == "application/x-7z-compressed" {
+            return GzipEncoder.storeLevel
+        }
+        return GzipEncoder.defaultLevel
+    }
+}

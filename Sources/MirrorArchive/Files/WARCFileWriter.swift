@@ -1,0 +1,141 @@
+import Foundation
+import MirrorCore
+import MirrorHTTP
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Appends records to a WARC file as whole gzip members, one per record, and closes it safely.
+///
+/// While it is written the file is named `NAME.warc.gz.open`, which no reader takes for a
+/// finished file; ``close()`` syncs it and renames it to `NAME.warc.gz`. A process killed
+/// meanwhile leaves only the `.open` file, whose last member may be cut short:
+/// ``WARCFileRecovery`` cuts that member off. Files are created 0600 in the (0700) folder.
+///
+/// Not thread-safe: one writer thread owns it.
+final class WARCFileWriter {
+    /// A record as written: where its member is, and what the index needs of it.
+    struct Written: Sendable {
+        var type: WARCRecordType
+        var offset: Int64
+        var length: Int64
+        var fields: WARCFields
+        /// The HTTP head of the block (for the index's status and media type).
+        var head: [UInt8]
+    }
+
+    /// The suffix of a file being written.
+    static let openSuffix = ".open"
+    /// The suffix of a finished file.
+    static let finishedSuffix = ".warc.gz"
+
+    let folder: String
+    /// The final name (`….warc.gz`).
+    let name: String
+    /// The `WARC-Record-ID` of the file's `warcinfo` record.
+    let warcinfoID: String
+    private var descriptor: Int32
+    /// Bytes written so far.
+    private(set) var size: Int64 = 0
+    /// Every record written, in order.
+    private(set) var records: [Written] = []
+    private let encoder: GzipEncoder
+    private var pending: [UInt8] = []
+
+    var openPath: String { folder + "/" + name + Self.openSuffix }
+    var finishedPath: String { folder + "/" + name }
+
+    /// Creates `folder/name.open` (it must not exist) and writes the `warcinfo` record.
+    /// - Throws: ``ArchiveError`` when the file cannot be created or written.
+    init(folder: String, name: String, warcinfo: WARCRecord, encoder: GzipEncoder) throws(ArchiveError) {
+        self.folder = folder
+        self.name = name
+        self.encoder = encoder
+        warcinfoID = warcinfo.id ?? WARCRecord.newID()
+        let path = folder + "/" + name + Self.openSuffix
+        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw ArchiveError.from(errno: errno, operation: "open", path: path) }
+        if fchmod(descriptor, 0o600) != 0 {
+            let code = errno
+            Glibc.close(descriptor)
+            unlink(path)
+            throw ArchiveError.from(errno: code, operation: "fchmod", path: path)
+        }
+        try append(warcinfo, level: GzipEncoder.defaultLevel)
+    }
+
+    deinit {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+    }
+
+    /// Writes one record as one gzip member.
+    /// - Parameter level: zlib's level for this member (``GzipEncoder/storeLevel`` for payloads
+    ///   that are compressed already).
+    /// - Throws: ``ArchiveError`` (``ArchiveError/diskFull(path:)`` when the disk is full).
+    @discardableResult
+    func append(_ record: WARCRecord, level: Int32) throws(ArchiveError) -> Written {
+        guard descriptor >= 0 else { throw .io(operation: "write", path: openPath, errno: EBADF) }
+        let offset = size
+        encoder.begin(level: level)
+        pending.removeAll(keepingCapacity: true)
+        try encoder.compress(record.headerBytes, finish: false, into: &pending)
+        try encoder.compress(record.head, finish: false, into: &pending)
+        let encoder = self.encoder
+        try record.payload.forEachChunk { chunk throws(ArchiveError) in
+            try encoder.compress(chunk, finish: false, into: &pending)
+            if pending.count >= 1 << 20 {
+                try flush()
+            }
+        }
+        try encoder.compress(WARCRecord.trailer, finish: true, into: &pending)
+        try flush()
+        let written = Written(type: record.type, offset: offset, length: size - offset, fields: record.fields, head: record.head)
+        records.append(written)
+        return written
+    }
+
+    private func flush() throws(ArchiveError) {
+        var failure: ArchiveError?
+        pending.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = ArchiveError.from(errno: errno, operation: "write", path: openPath)
+                    return
+                }
+                offset += count
+            }
+        }
+        if let failure { throw failure }
+        size += Int64(pending.count)
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Syncs the file, renames it to its final name and syncs the folder.
+    /// - Throws: ``ArchiveError`` when a step fails; the `.open` file then stays for recovery.
+    func close() throws(ArchiveError) {
+        guard descriptor >= 0 else { return }
+        if fsync(descriptor) != 0 {
+            let code = errno
+            Glibc.close(descriptor)
+            descriptor = -1
+            throw ArchiveError.from(errno: code, operation: "fsync", path: openPath)
+        }
+        Glibc.close(descriptor)
+        descriptor = -1
+        guard rename(openPath, finishedPath) == 0 else {
+            throw ArchiveError.from(errno: errno, operation: "rename", path: openPath)
+        }
+        Self.syncFolder(folder)
+    }
+
+    /// fsync(2) on a folder, so that a rename in it is durable.
+    static func syncFolder(_ folder: String) {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        Glibc.close(descriptor)
+    }
+}

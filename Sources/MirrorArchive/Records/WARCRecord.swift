@@ -1,0 +1,75 @@
+import Foundation
+import MirrorCore
+import MirrorHTTP
+
+/// The kinds of WARC 1.1 record (§6) this tool writes and reads.
+public enum WARCRecordType: String, Sendable, CaseIterable {
+    case warcinfo, request, response, revisit, resource, metadata, conversion, continuation
+}
+
+/// One WARC record as a value: its header fields and its block, with the digests computed from
+/// the bytes that are written. Nothing here touches a file except reading a spooled payload.
+///
+/// The block of an HTTP record is the HTTP head followed by the payload, so the two are kept
+/// apart: the head is small and may be changed (redacted) before the digests are taken; the
+/// payload is the body as the server sent it, in memory or in a spool file.
+///
+/// Serialized (WARC 1.1 §4): `WARC/1.1` CRLF, the fields, CRLF, the block, CRLF CRLF.
+public struct WARCRecord: Sendable {
+    /// The version line.
+    public static let version = "WARC/1.1"
+
+    public var type: WARCRecordType
+    /// Every field except `Content-Length`, which ``headerBytes`` adds from the block.
+    public var fields: WARCFields
+    /// The HTTP head part of the block (empty for `warcinfo`).
+    public var head: [UInt8]
+    /// The rest of the block: the payload.
+    public var payload: CapturedPayload
+
+    /// - Parameters:
+    ///   - type: the record type (written as `WARC-Type` by the builder).
+    ///   - fields: the named fields, without `Content-Length`.
+    ///   - head: the HTTP head of the block.
+    ///   - payload: the payload part of the block.
+    public init(type: WARCRecordType, fields: WARCFields, head: [UInt8] = [], payload: CapturedPayload = .memory([])) {
+        self.type = type
+        self.fields = fields
+        self.head = head
+        self.payload = payload
+    }
+
+    /// `Content-Length`: the block's size in bytes.
+    public var blockLength: Int64 { Int64(head.count) + payload.count }
+
+    /// The record's ID (`<urn:uuid:…>`).
+    public var id: String? { fields["WARC-Record-ID"] }
+
+    /// The version line, the fields, `Content-Length` and the empty line: everything before the
+    /// block.
+    public var headerBytes: [UInt8] {
+        var bytes = Array((Self.version + "\r\n").utf8)
+        bytes += fields.serialized
+        bytes += Array("Content-Length: \(blockLength)\r\n\r\n".utf8)
+        return bytes
+    }
+
+    /// What follows the block.
+    public static let trailer: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
+
+    /// A fresh record ID: a random (version 4) UUID as `<urn:uuid:…>`, lower case.
+    public static func newID() -> String {
+        "<urn:uuid:" + UUID().uuidString.lowercased() + ">"
+    }
+}
+
+/// `WARC-Block-Digest` and `WARC-Payload-Digest` values: SHA-256, written `sha256:` plus lower-case
+/// hex, as warcio.js and Browsertrix write them (warcio, cdxj-indexer and pywb read hex,
+/// base32 and base64 alike; hex is also how WACZ names its files' hashes).
+public enum WARCDigest {
+    /// The label of a lower-case hex SHA-256.
+    public static func label(hex: String) -> String { "sha256:" + hex }
+
+    /// The digest of bytes in memory.
+    public static func of(_ bytes: [UInt8]) -> String { label(hex: SHA256Digest.hex(bytes)) }
+}
