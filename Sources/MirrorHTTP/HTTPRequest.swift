@@ -75,6 +75,10 @@ public struct HTTPRequest: Sendable {
     public var detectCertificateRejection: Bool = true
     /// fsync a `.file` body when it is complete (on by default; a snapshot syncs once instead).
     public var syncFile: Bool = true
+    /// Record the exchange as it went over the wire (``HTTPCapture``), for an archive: the
+    /// engine then receives bodies undecoded, keeps them, and decodes them itself. The capture
+    /// goes to the options' recorder, or, without one, into ``HTTPResponse/capture``.
+    public var capture: CaptureOptions?
 
     public init(
         url: String,

@@ -41,9 +41,4 @@ extension CapturedPayload {
             }
         }
     }
-
-    /// Removes a spool file (nothing for a payload in memory).
-    func discard() {
-        if case .file(let path, _) = self { unlink(path) }
-    }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One HTTP exchange as it went over the wire, for an archive record: the request header block
 /// as libcurl sent it, the response's status line and header lines as they arrived, and the
@@ -83,6 +86,11 @@ public enum CapturedPayload: Sendable, Equatable {
     /// A file (0600) that holds exactly `length` bytes. Whoever receives the capture owns the
     /// file and removes it when done (an ``ExchangeRecorder`` does so after writing its record).
     case file(path: String, length: Int64)
+
+    /// Removes the spool file, if the payload is in one.
+    public func discardSpoolFile() {
+        if case .file(let path, _) = self { unlink(path) }
+    }
 
     /// The payload's length in bytes.
     public var count: Int64 {
