@@ -47,7 +47,7 @@ import Glibc
         var info = stat()
         #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
         #expect(writer.finished == [.init(name: warcs[0], bytes: Int64(info.st_size), records: 7, indexName: CDXJIndex.name(forWARC: warcs[0]))])
-        #expect(warcs[0].hasPrefix("site-20251202000000-00001-"))
+        #expect(warcs[0].hasPrefix("site-20251202000000250000-00001-"))
 
         let members = try decompressMembers(path)
         #expect(members.count == 7)

@@ -95,6 +95,16 @@ import Testing
         #expect(exchange.request.fields["WARC-Concurrent-To"] == revisit.id)
     }
 
+    @Test func theSameErrorPageAgainIsARevisitThatKeepsItsStatus() throws {
+        let body = Array("<p>not here</p>".utf8)
+        let previous = CaptureReference(url: "https://localhost:8443/a.html", date: "2025-11-01T00:00:00.000000Z",
+                                        recordID: "<urn:uuid:11111111-1111-4111-8111-111111111111>",
+                                        payloadDigest: "sha256:" + SHA256Digest.hex(body))
+        let exchange = try builder.exchange(SampleCaptures.capture(status: 404, body: body), previous: previous)
+        #expect(exchange.profile == .identicalPayloadDigest)
+        #expect(String(decoding: exchange.response.head, as: UTF8.self).hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+    }
+
     @Test func theSamePayloadAgainIsAnIdenticalPayloadDigestRevisit() throws {
         let body = Array("<p>same</p>".utf8)
         let previous = CaptureReference(url: "https://localhost:8443/a.html", date: "2025-11-01T00:00:00.000000Z",
@@ -113,7 +123,7 @@ import Testing
     @Test(arguments: [
         (Array("<p>changed</p>".utf8), nil as HTTPCapture.Truncation?, 200),
         (Array("<p>same</p>".utf8), HTTPCapture.Truncation.disconnect, 200),
-        (Array("<p>same</p>".utf8), nil, 404),
+        (Array("<p>other</p>".utf8), nil, 404),
     ])
     func anythingElseIsAFullResponse(body: [UInt8], truncation: HTTPCapture.Truncation?, status: Int) throws {
         let previous = CaptureReference(url: "https://localhost:8443/a.html", date: "2025-11-01T00:00:00.000000Z",

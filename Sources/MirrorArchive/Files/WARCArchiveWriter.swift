@@ -78,7 +78,10 @@ final class WARCArchiveWriter {
     private func openNext(date: Date) throws(ArchiveError) -> WARCFileWriter {
         serial += 1
         let random = NumberText.zeroPadded(Int(UInt16.random(in: 0...UInt16.max)), width: 4, radix: 16)
-        let name = "\(configuration.prefix)-\(WARCDate.timestamp(date))-\(NumberText.zeroPadded(serial, width: 5))-\(random)"
+        // The time to the microsecond, so that the files of consecutive runs sort in order.
+        let micros = Int((date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down)) * 1_000_000)
+        let stamp = WARCDate.timestamp(date) + NumberText.zeroPadded(min(max(micros, 0), 999_999), width: 6)
+        let name = "\(configuration.prefix)-\(stamp)-\(NumberText.zeroPadded(serial, width: 5))-\(random)"
             + WARCFileWriter.finishedSuffix
         let builder = WARCRecordBuilder(redactedHeaders: configuration.redactedHeaders)
         let warcinfo = builder.warcinfo(filename: name, date: date, info: configuration.info)

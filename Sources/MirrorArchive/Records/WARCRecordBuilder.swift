@@ -66,9 +66,10 @@ public struct WARCRecordBuilder: Sendable {
 
     /// The request and response (or revisit) records of an exchange.
     ///
-    /// A `304` becomes a `server-not-modified` revisit; a complete `2xx` whose payload digest is
-    /// the one `previous` recorded becomes an `identical-payload-digest` revisit; anything else
-    /// is a `response` with the payload.
+    /// A `304` becomes a `server-not-modified` revisit; a complete response whose payload digest
+    /// is the one `previous` recorded becomes an `identical-payload-digest` revisit (whatever its
+    /// status: the revisit keeps its own head, so a replayed `404` stays one); anything else is
+    /// a `response` with the payload.
     /// - Parameters:
     ///   - capture: the exchange.
     ///   - previous: the last full capture of the same URL, if the archive has one.
@@ -83,8 +84,7 @@ public struct WARCRecordBuilder: Sendable {
         var profile: RevisitProfile?
         if capture.status == 304 {
             profile = .serverNotModified
-        } else if (200...299).contains(capture.status), capture.truncation == nil, let previous,
-                  previous.payloadDigest == payloadDigest {
+        } else if capture.truncation == nil, let previous, previous.payloadDigest == payloadDigest {
             profile = .identicalPayloadDigest
         }
 

@@ -47,7 +47,9 @@ struct ConfigRunner {
                                                               maxTotalConnections: max(job.jobs, job.limits.perHostConnections)))
                 defer { client.shutdown() }
                 codes.append(try await SiteRun(job: job, security: security, client: client, logger: logger,
-                                               keep: site.refresh.keep, warnings: warnings).execute(command: command))
+                                               keep: site.refresh.keep, warnings: warnings,
+                                               archive: try MirrorCommand.archive(arguments, configured: site.archive))
+                    .execute(command: command))
             } catch CrawlError.cancelled {
                 throw CrawlError.cancelled
             } catch let error as any DiagnosableError {

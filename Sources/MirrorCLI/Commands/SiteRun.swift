@@ -1,4 +1,5 @@
 import Foundation
+import MirrorArchive
 import MirrorCore
 import MirrorCrawler
 import MirrorHTTP
@@ -18,6 +19,8 @@ struct SiteRun {
     let keep: Int?
     /// Warnings to carry into the report (e.g. the client certificate expires soon).
     var warnings: [String] = []
+    /// Archive output (WARC files from the crawl's fetches); nil or disabled: none.
+    var archive: ArchiveConfig?
 
     /// - Returns: the exit code: 0 complete, 10 partial, or the failure's own code.
     /// - Throws: ``CrawlError/cancelled`` when interrupted; other failures are logged,
@@ -42,10 +45,13 @@ struct SiteRun {
         if let removed = try? store?.cleanLeftovers(), !removed.isEmpty {
             logger.info("\(job.name): removed \(removed.count) partial snapshot(s) left by an interrupted run")
         }
+        var archiveSink: ArchiveSink?
         do {
             let progress = logger.minimumLevel <= .info ? CrawlProgress(site: job.name, logger: logger) : nil
             var job = self.job
             job.warnings += warnings
+            archiveSink = try openArchive(command: command)
+            job.capture = archiveSink?.captureOptions
             let crawler = try Crawler(job: job, security: security, client: client, logger: logger, progress: progress)
             let report = try await crawler.run()
             if let keep, let removed = try? store?.retain(keep: keep), !removed.isEmpty {
@@ -54,13 +60,16 @@ struct SiteRun {
             logger.info(report.summaryLine)
             for failure in report.errors.prefix(20) { logger.warning("\(failure.url): \(failure.cause)") }
             if report.errors.count > 20 { logger.warning("… and \(report.errors.count - 20) more failures in the report") }
-            let code: ExitCode = report.failed > 0 ? .partial : .success
+            var code: ExitCode = report.failed > 0 ? .partial : .success
+            if let failed = await finishArchive(archiveSink) { code = failed }
             record(history, started: started, code: code, report: report, error: nil)
             return code
         } catch CrawlError.cancelled {
+            _ = await finishArchive(archiveSink)
             record(history, started: started, code: .interrupted, report: nil, error: CrawlError.cancelled.summary)
             throw CrawlError.cancelled
         } catch let error as any DiagnosableError {
+            _ = await finishArchive(archiveSink)
             logger.error("\(job.name): \(error.summary)", hint: error.hint, category: error.category.rawValue)
             let code = ExitCode(error.category)
             record(history, started: started, code: code, report: nil, error: error.summary)

@@ -234,7 +234,8 @@ public final class Crawler: Sendable {
             guard let robotsURL = url.resolve("/robots.txt") else { continue }
             var request = HTTPRequest(url: robotsURL.string, headers: job.headers, maxBodyBytes: 512 * 1024, userAgent: job.userAgent)
             request.timeouts = job.limits.timeouts
-            let stored = known.origins[origin]
+            request.capture = job.capture
+            let stored = archiveHolds(robotsURL.string) ? known.origins[origin] : nil
             request.ifNoneMatch = stored?.etag
             request.ifModifiedSince = stored?.lastModified
             do {
@@ -274,7 +275,7 @@ public final class Crawler: Sendable {
     ) async -> FrontierAction? {
         // Only a body too large for memory goes to this file (created when the body outgrows
         // the limit), then is renamed to its final name.
-        let known = revalidate ? previous?.revalidatable(item.url) : nil
+        let known = revalidate ? revalidatable(item.url, in: previous) : nil
         let temporary = CrawlState.temporaryName(in: "_mirror/tmp", worker: download.worker, sequence: download.sequence)
         let temporaryPath = staging.fileSystem.absolutePath(temporary)
         var request = HTTPRequest(
@@ -284,6 +285,7 @@ public final class Crawler: Sendable {
             timeouts: job.limits.timeouts, userAgent: job.userAgent)
         request.syncFile = false  // the snapshot is synced once before it is published
         request.parsedURL = item.url
+        request.capture = job.capture
         if let known {
             request.ifNoneMatch = known.etag
             request.ifModifiedSince = known.lastModified
