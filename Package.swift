@@ -2,7 +2,7 @@
 // mtls-mirror: mirror, serve and refresh websites that require a TLS client certificate.
 //
 // The package depends on system libraries only (libcurl with OpenSSL, libxml2, OpenSSL 3, zlib,
-// Brotli's decoder);
+// libdeflate, Brotli's decoder);
 // `scripts/install-deps.sh` installs their Debian packages.
 import PackageDescription
 
@@ -32,6 +32,11 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // libdeflate: whole-buffer gzip members for WARC records in memory, about twice as fast as
+        // zlib at the same ratio (measured in README "Archive output").
+        .systemLibrary(
+            name: "CLibDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         // Brotli's decoder: the br bodies the engine receives undecoded when it records an exchange.
         .systemLibrary(
             name: "CBrotli", pkgConfig: "libbrotlidec",
@@ -49,7 +54,9 @@ let package = Package(
         .target(name: "MirrorCrawler", dependencies: [
             "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "CMirrorShims",
         ]),
-        .target(name: "MirrorArchive", dependencies: ["MirrorCore", "MirrorHTTP", "MirrorStore", "MirrorDocument", "CZlib", "CMirrorShims"]),
+        .target(name: "MirrorArchive", dependencies: [
+            "MirrorCore", "MirrorHTTP", "MirrorStore", "MirrorDocument", "CZlib", "CLibDeflate", "CMirrorShims",
+        ]),
         .target(name: "MirrorScheduler", dependencies: ["MirrorCore", "MirrorStore"]),
         .target(name: "MirrorServer", dependencies: ["MirrorCore", "MirrorStore", "COpenSSL", "CMirrorShims"]),
         .target(name: "MirrorCLI", dependencies: [

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libcurl4-openssl-dev libxml2-dev libssl-dev zlib1g-dev libbrotli-dev pkg-config nginx apache2-bin openssl ca-certificates curl chromium fonts-dejavu-core python3 python3-venv util-linux)
+packages=(libcurl4-openssl-dev libxml2-dev libssl-dev zlib1g-dev libdeflate-dev libbrotli-dev pkg-config nginx apache2-bin openssl ca-certificates curl chromium fonts-dejavu-core python3 python3-venv util-linux)
 if [ "${1:-}" = "--bench" ]; then
     packages+=(wget wget2 wrk hyperfine iproute2 time)
 fi

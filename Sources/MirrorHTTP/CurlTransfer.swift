@@ -306,7 +306,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Builds the result from curl's final code and the state the callbacks collected.
     func finish(code: CURLcode) -> Result<HTTPResponse, HTTPError> {
-        if let capture { finishCapture(capture, code: code) }
+        let sha256 = hasher.finalizeHex()
+        if let capture { finishCapture(capture, code: code, bodySHA256: sha256) }
         if fileDescriptor >= 0 {
             if request.syncFile, fsync(fileDescriptor) != 0, let path = request.destination.filePath, code == CURLE_OK {
                 close(fileDescriptor)
@@ -339,7 +340,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         var response = HTTPResponse(
             url: request.url, status: status, headers: headers, body: body,
-            bodyFile: nil, bodyBytes: bodyBytes, wireBytes: Int64(wire), sha256: hasher.finalizeHex(),
+            bodyFile: nil, bodyBytes: bodyBytes, wireBytes: Int64(wire), sha256: sha256,
             httpVersion: httpVersion, tls: nil, totalTime: total, reusedConnection: connects == 0)
         if case .memoryUpTo = request.destination, fileOpened, (200...299).contains(status) {
             response.bodyFile = request.destination.filePath

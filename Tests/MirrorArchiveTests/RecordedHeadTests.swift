@@ -44,7 +44,12 @@ import Testing
     @Test func bareLineFeedsAndAMissingEmptyLineAreCompleted() {
         let head = RecordedHead(raw: Array("HTTP/1.1 200 OK\nA: 1\n".utf8), redacted: [])
         #expect(String(decoding: head.bytes, as: UTF8.self) == "HTTP/1.1 200 OK\r\nA: 1\r\n\r\n")
-        #expect(head.fields["a"] == "1")
+        #expect(head.contentType == nil && head.status == 200)
+    }
+
+    @Test func theTypeAndEncodingAreReadOnTheWay() {
+        let head = RecordedHead(raw: Array("HTTP/2 200 \r\ncontent-type:  text/html; charset=utf-8 \r\nContent-Encoding: br\r\n\r\n".utf8), redacted: [])
+        #expect(head.contentType == "text/html; charset=utf-8" && head.contentEncoding == "br")
     }
 
     @Test func anEmptyHeadStaysEmptyButTerminated() {

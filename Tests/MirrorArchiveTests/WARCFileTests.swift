@@ -63,7 +63,8 @@ import Glibc
         }
         let imageMember = scan.records[4]
         #expect(imageMember.length > 4000, "an image is stored, not deflated")
-        #expect(scan.records[2].length < 600, "text is deflated: 1,200 bytes of repetitive HTML")
+        #expect(scan.records[2].length < 800, "text is deflated: 1,200 bytes of repetitive HTML")
+        #expect(scan.records[1].length > scan.records[1].blockLength, "a request record is stored")
         let one = try WARCReader(path: path).record(at: scan.records[2].offset)
         #expect(one.payload == Array(String(repeating: "<p>hello</p>", count: 100).utf8))
     }
@@ -162,7 +163,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let builder = WARCRecordBuilder()
         let record = builder.warcinfo(filename: "x.warc.gz", date: SampleCaptures.date, info: WARCFields())
-        let file = try WARCFileWriter(folder: scratch, name: "x.warc.gz", warcinfo: record, encoder: try GzipEncoder())
+        let file = try WARCFileWriter(folder: scratch, name: "x.warc.gz", warcinfo: record, encoder: try GzipEncoder(), buffer: try GzipBuffer())
         try file.close()
         return try Data(contentsOf: URL(fileURLWithPath: scratch + "/x.warc.gz"))
     }

@@ -4,7 +4,8 @@ import Glibc
 import Foundation
 
 /// pywb replaying WARC files: `wb-manager init COLL`, `wb-manager add COLL FILE…`, then
-/// `wayback -p PORT -b 127.0.0.1` in a scratch folder, on a free loopback port.
+/// `wayback -p PORT -b 127.0.0.1` in a scratch folder, on a free loopback port, with
+/// `framed_replay: false` (a page is replayed as the top document, not inside pywb's frame).
 ///
 /// ``stop()`` ends it (SIGTERM, then SIGKILL) and returns what it printed, which holds its access
 /// log: one line per request with the status, so a test can count failed requests.
@@ -33,6 +34,7 @@ public final class PywbReplay: @unchecked Sendable {
         guard initialised.succeeded else { throw Failure(description: "wb-manager init failed: \(initialised)") }
         let added = manager.run(["add", collection] + warcs, timeout: 120)
         guard added.succeeded else { throw Failure(description: "wb-manager add failed: \(added)") }
+        try "framed_replay: false\n".write(to: scratch.url.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         port = try FreePort.reserve()
         log = scratch.url.appendingPathComponent("wayback.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -58,7 +60,7 @@ public final class PywbReplay: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// `http://127.0.0.1:PORT/COLL/` followed by `path` (e.g. `mp_/https://host/page.html`).
+    /// `http://127.0.0.1:PORT/COLL/` followed by `path` (e.g. `20261201000000/https://host/page.html`).
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(collection)/\(path)" }
 
     /// What pywb printed so far.

@@ -34,8 +34,11 @@ final class WARCArchiveWriter {
 
     let configuration: Configuration
     private let encoder: GzipEncoder
+    private let buffer: GzipBuffer
     private var current: WARCFileWriter?
-    private var entries: [CDXJEntry] = []
+    /// The index lines of the current file, made as its records are written (while the crawl
+    /// goes on) so that closing it only sorts them.
+    private var lines: [[UInt8]] = []
     private var serial = 0
     private(set) var finished: [FinishedFile] = []
     /// Exchanges written, and how many of them were revisits.
@@ -45,7 +48,8 @@ final class WARCArchiveWriter {
     /// - Throws: ``ArchiveError/compression(path:code:message:)`` when zlib cannot start.
     init(configuration: Configuration) throws(ArchiveError) {
         self.configuration = configuration
-        encoder = try GzipEncoder()
+        encoder = try GzipEncoder(level: GzipEncoder.fastLevel)
+        buffer = try GzipBuffer()
     }
 
     /// Writes one exchange (request, then response or revisit), opening or rotating the file.
@@ -58,11 +62,12 @@ final class WARCArchiveWriter {
         if let open = current { file = open } else { file = try openNext(date: capture.date) }
         let builder = WARCRecordBuilder(redactedHeaders: configuration.redactedHeaders, warcinfoID: file.warcinfoID)
         let exchange = try builder.exchange(capture, previous: previous)
-        try file.append(exchange.request, level: GzipEncoder.defaultLevel)
-        let written = try file.append(exchange.response, level: Self.level(for: exchange.response))
-        if let entry = CDXJEntry.forRecord(type: written.type, fields: written.fields, head: written.head,
-                                           offset: written.offset, length: written.length, filename: file.name) {
-            entries.append(entry)
+        try file.append(exchange.request, deflate: false)
+        let written = try file.append(exchange.response, deflate: Self.deflates(exchange))
+        if let entry = CDXJEntry(type: written.type, fields: written.fields, status: exchange.responseHead.status,
+                                 contentType: exchange.responseHead.contentType, offset: written.offset,
+                                 length: written.length, filename: file.name) {
+            lines.append(Array(entry.line.utf8))
         }
         exchanges += 1
         if exchange.profile != nil { revisits += 1 }
@@ -85,7 +90,7 @@ final class WARCArchiveWriter {
             + WARCFileWriter.finishedSuffix
         let builder = WARCRecordBuilder(redactedHeaders: configuration.redactedHeaders)
         let warcinfo = builder.warcinfo(filename: name, date: date, info: configuration.info)
-        let file = try WARCFileWriter(folder: configuration.folder, name: name, warcinfo: warcinfo, encoder: encoder)
+        let file = try WARCFileWriter(folder: configuration.folder, name: name, warcinfo: warcinfo, encoder: encoder, buffer: buffer)
         current = file
         return file
     }
@@ -95,29 +100,29 @@ final class WARCArchiveWriter {
         current = nil
         try file.close()
         let indexName = CDXJIndex.name(forWARC: file.name)
-        try CDXJIndex.write(entries, to: configuration.indexFolder + "/" + indexName)
-        entries.removeAll()
+        try PrivateFile.write(CDXJIndex.text(lines: lines), to: configuration.indexFolder + "/" + indexName)
+        lines.removeAll()
         finished.append(FinishedFile(name: file.name, bytes: file.size, records: file.records.count, indexName: indexName))
     }
 
-    /// zlib's level for a record: a payload that is compressed already (a `Content-Encoding`, or
-    /// an image, font, audio or video format that compresses itself) is stored, since deflate
-    /// cannot shrink it and would spend the CPU the crawl needs; text gets the default.
-    static func level(for record: WARCRecord) -> Int32 {
-        guard record.type == .response, record.payload.count > 512 else { return GzipEncoder.defaultLevel }
-        let head = RecordedHead(raw: record.head, redacted: [])
-        if let encoding = head.fields["Content-Encoding"], !encoding.isEmpty, encoding.lowercased() != "identity" {
-            return GzipEncoder.storeLevel
+    /// Whether a response's member is deflated: not for a revisit or a payload under 512 bytes
+    /// (a deflate call's set-up costs more than it saves), nor for a payload that is compressed
+    /// already (a `Content-Encoding`, or an image, font, audio or video format that compresses
+    /// itself), which deflate cannot shrink. Request records are stored too: their heads are
+    /// small (README "Archive output" has the figures).
+    static func deflates(_ exchange: WARCRecordBuilder.Exchange) -> Bool {
+        let record = exchange.response
+        guard record.type == .response, record.payload.count >= 512 else { return false }
+        if let encoding = exchange.responseHead.contentEncoding, !encoding.isEmpty, encoding.lowercased() != "identity" {
+            return false
         }
-        let type = head.fields["Content-Type"].map(CDXJEntry.mediaType)?.lowercased() ?? ""
-        if type.hasPrefix("image/") && type != "image/svg+xml" && type != "image/bmp" && type != "image/x-icon" {
-            return GzipEncoder.storeLevel
-        }
+        let type = exchange.responseHead.contentType.map(CDXJEntry.mediaType)?.lowercased() ?? ""
+        if type.hasPrefix("image/") && type != "image/svg+xml" && type != "image/bmp" && type != "image/x-icon" { return false }
         if type.hasPrefix("video/") || type.hasPrefix("audio/") || type == "font/woff" || type == "font/woff2"
             || type == "application/zip" || type == "application/gzip" || type == "application/x-gzip"
             || type == "application/zstd" || type == "application/x-7z-compressed" {
-            return GzipEncoder.storeLevel
+            return false
         }
-        return GzipEncoder.defaultLevel
+        return true
     }
 }

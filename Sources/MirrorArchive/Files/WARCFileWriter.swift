@@ -40,17 +40,20 @@ final class WARCFileWriter {
     /// Every record written, in order.
     private(set) var records: [Written] = []
     private let encoder: GzipEncoder
+    private let buffer: GzipBuffer
     private var pending: [UInt8] = []
+    private var scratch: [UInt8] = []
 
     var openPath: String { folder + "/" + name + Self.openSuffix }
     var finishedPath: String { folder + "/" + name }
 
     /// Creates `folder/name.open` (it must not exist) and writes the `warcinfo` record.
     /// - Throws: ``ArchiveError`` when the file cannot be created or written.
-    init(folder: String, name: String, warcinfo: WARCRecord, encoder: GzipEncoder) throws(ArchiveError) {
+    init(folder: String, name: String, warcinfo: WARCRecord, encoder: GzipEncoder, buffer: GzipBuffer) throws(ArchiveError) {
         self.folder = folder
         self.name = name
         self.encoder = encoder
+        self.buffer = buffer
         warcinfoID = warcinfo.id ?? WARCRecord.newID()
         let path = folder + "/" + name + Self.openSuffix
         descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -61,37 +64,64 @@ final class WARCFileWriter {
             unlink(path)
             throw ArchiveError.from(errno: code, operation: "fchmod", path: path)
         }
-        try append(warcinfo, level: GzipEncoder.defaultLevel)
+        try append(warcinfo, deflate: true)
     }
 
     deinit {
         if descriptor >= 0 { Glibc.close(descriptor) }
     }
 
-    /// Writes one record as one gzip member.
-    /// - Parameter level: zlib's level for this member (``GzipEncoder/storeLevel`` for payloads
-    ///   that are compressed already).
+    /// Writes one record as one gzip member: deflated, or stored (for a payload that is
+    /// compressed already, and for small records, where a deflate call costs more than it saves).
     /// - Throws: ``ArchiveError`` (``ArchiveError/diskFull(path:)`` when the disk is full).
     @discardableResult
-    func append(_ record: WARCRecord, level: Int32) throws(ArchiveError) -> Written {
+    func append(_ record: WARCRecord, deflate: Bool) throws(ArchiveError) -> Written {
         guard descriptor >= 0 else { throw .io(operation: "write", path: openPath, errno: EBADF) }
         let offset = size
-        encoder.begin(level: level)
-        pending.removeAll(keepingCapacity: true)
-        try encoder.compress(record.headerBytes, finish: false, into: &pending)
-        try encoder.compress(record.head, finish: false, into: &pending)
-        let encoder = self.encoder
-        try record.payload.forEachChunk { chunk throws(ArchiveError) in
-            try encoder.compress(chunk, finish: false, into: &pending)
-            if pending.count >= 1 << 20 {
-                try flush()
+        switch record.payload {
+        case .memory(let payload):
+            // One contiguous record, one member, one write.
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: record.headerBytes)
+            scratch.append(contentsOf: record.head)
+            scratch.append(contentsOf: payload)
+            scratch.append(contentsOf: WARCRecord.trailer)
+            var failure: ArchiveError?
+            scratch.withUnsafeBytes { input in
+                let member = buffer.member(input, deflate: deflate)
+                do throws(ArchiveError) { try writeAll(member) } catch { failure = error }
             }
+            if let failure { throw failure }
+        case .file:
+            // A spooled payload streams through zlib (it can be as large as the file limit).
+            encoder.begin(level: deflate ? GzipEncoder.fastLevel : GzipEncoder.storeLevel)
+            pending.removeAll(keepingCapacity: true)
+            try encoder.compress(record.headerBytes, finish: false, into: &pending)
+            try encoder.compress(record.head, finish: false, into: &pending)
+            let encoder = self.encoder
+            try record.payload.forEachChunk { chunk throws(ArchiveError) in
+                try encoder.compress(chunk, finish: false, into: &pending)
+                if pending.count >= 1 << 20 { try flush() }
+            }
+            try encoder.compress(WARCRecord.trailer, finish: true, into: &pending)
+            try flush()
         }
-        try encoder.compress(WARCRecord.trailer, finish: true, into: &pending)
-        try flush()
         let written = Written(type: record.type, offset: offset, length: size - offset, fields: record.fields, head: record.head)
         records.append(written)
         return written
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
+        var done = 0
+        while done < bytes.count {
+            let count = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ArchiveError.from(errno: errno, operation: "write", path: openPath)
+            }
+            done += count
+        }
+        size += Int64(bytes.count)
     }
 
     private func flush() throws(ArchiveError) {

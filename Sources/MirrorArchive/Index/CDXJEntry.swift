@@ -72,17 +72,22 @@ public struct CDXJEntry: Sendable, Equatable, Comparable {
     ///   - filename: the WARC file's name.
     static func forRecord(type: WARCRecordType, fields: WARCFields, head: [UInt8], offset: Int64, length: Int64,
                           filename: String) -> CDXJEntry? {
+        guard type == .response || type == .revisit else { return nil }
+        let http = HTTPHeadSummary(head)
+        return CDXJEntry(type: type, fields: fields, status: http.status.flatMap { Int($0) } ?? 0, contentType: http.contentType,
+                         offset: offset, length: length, filename: filename)
+    }
+
+    /// The entry of a `response` or `revisit` record whose HTTP status and `Content-Type` are
+    /// known (nil for other records).
+    init?(type: WARCRecordType, fields: WARCFields, status: Int, contentType: String?, offset: Int64, length: Int64,
+          filename: String) {
         guard type == .response || type == .revisit, let url = fields["WARC-Target-URI"],
               let date = fields["WARC-Date"], let timestamp = WARCDate.timestamp(ofWARCDate: date) else { return nil }
-        let http = HTTPHeadSummary(head)
-        let mime: String?
-        if type == .revisit {
-            mime = "warc/revisit"
-        } else {
-            mime = http.contentType.map(Self.mediaType)
-        }
-        return CDXJEntry(key: SURT.key(url), timestamp: timestamp, url: url, mime: mime, status: http.status,
-                         digest: fields["WARC-Payload-Digest"], length: length, offset: offset, filename: filename)
+        self.init(key: SURT.key(url), timestamp: timestamp, url: url,
+                  mime: type == .revisit ? "warc/revisit" : contentType.map(Self.mediaType),
+                  status: status > 0 ? String(status) : nil, digest: fields["WARC-Payload-Digest"],
+                  length: length, offset: offset, filename: filename)
     }
 
     /// cdxj-indexer's media type: the value up to the first `;` or white space.
@@ -117,6 +122,7 @@ struct HTTPHeadSummary {
 /// (UTF-16, surrogate pairs above the BMP).
 enum JSONText {
     static func quoted(_ text: String) -> String {
+        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != 0x22 && $0 != 0x5C }) { return "\"" + text + "\"" }
         var output = "\""
         for unit in text.utf16 {
             switch unit {

@@ -13,11 +13,25 @@ public enum CDXJIndex {
 
     /// The lines of `entries`, sorted by byte, duplicates removed, each ended by a newline.
     public static func text(_ entries: [CDXJEntry]) -> [UInt8] {
-        let lines = entries.map(\.line).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        text(lines: entries.map { Array($0.line.utf8) })
+    }
+
+    /// Index lines (without newlines) sorted by byte, duplicates removed, each ended by a newline.
+    static func text(lines: [[UInt8]]) -> [UInt8] {
+        let sorted = lines.sorted { a, b in
+            a.withUnsafeBufferPointer { x in
+                b.withUnsafeBufferPointer { y in
+                    let shared = min(x.count, y.count)
+                    let common = shared == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, shared)
+                    return common != 0 ? common < 0 : x.count < y.count
+                }
+            }
+        }
         var output: [UInt8] = []
-        var last: String?
-        for line in lines where line != last {
-            output += Array(line.utf8)
+        output.reserveCapacity(sorted.reduce(0) { $0 + $1.count + 1 })
+        var last: [UInt8]?
+        for line in sorted where line != last {
+            output += line
             output.append(0x0A)
             last = line
         }

@@ -17,8 +17,9 @@ public struct RecordedHead: Sendable, Equatable {
     public let bytes: [UInt8]
     /// The status code (responses) or 0.
     public let status: Int
-    /// The fields, parsed, after redaction.
-    public let fields: WARCFields
+    /// The `Content-Type` and `Content-Encoding` values, as the index and the writer need them.
+    public let contentType: String?
+    public let contentEncoding: String?
 
     /// What a redacted value is replaced with.
     public static let redactedValue = "REDACTED"
@@ -29,67 +30,122 @@ public struct RecordedHead: Sendable, Equatable {
     ///   - raw: the head as captured (request or status line, header lines, the empty line).
     ///   - redacted: lower-case field names whose values are replaced.
     public init(raw: [UInt8], redacted: Set<String>) {
+        // Runs twice per exchange on the archive's writer thread: bytes only, no strings but the
+        // two values kept.
+        let names = redacted.map { Array($0.utf8) }
         var output: [UInt8] = []
         output.reserveCapacity(raw.count + 32)
         var status = 0
-        var lineStart = 0
-        var first = true
-        while lineStart < raw.count {
-            let newline = raw[lineStart...].firstIndex(of: 0x0A)
-            let next = newline.map { $0 + 1 } ?? raw.count
-            var contentEnd = newline ?? raw.count
-            if contentEnd > lineStart, raw[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-            let line = raw[lineStart..<contentEnd]
-            if line.isEmpty { break }  // the empty line ends the head
-            if first {
-                first = false
-                let (rewritten, code) = Self.startLine(line)
-                status = code
-                output += rewritten
-            } else {
-                output += Self.fieldLine(line, redacted: redacted)
+        var contentType: String?
+        var contentEncoding: String?
+        raw.withUnsafeBufferPointer { raw in
+            var lineStart = 0
+            var first = true
+            while lineStart < raw.count {
+                var newline = lineStart
+                while newline < raw.count, raw[newline] != 0x0A { newline += 1 }
+                var contentEnd = newline
+                if contentEnd > lineStart, raw[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                let line = UnsafeBufferPointer(rebasing: raw[lineStart..<contentEnd])
+                if line.isEmpty { break }  // the empty line ends the head
+                if first {
+                    first = false
+                    status = Self.appendStartLine(line, to: &output)
+                } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+                    let name = UnsafeBufferPointer(rebasing: line[..<colon])
+                    if names.contains(where: { Self.equalIgnoringCase(name, $0) }) {
+                        output.append(contentsOf: name)
+                        output.append(contentsOf: ": \(Self.redactedValue)".utf8)
+                    } else if Self.equalIgnoringCase(name, Self.transferEncoding) {
+                        output.append(contentsOf: Self.renamedTransferEncoding.utf8)
+                        output.append(contentsOf: UnsafeBufferPointer(rebasing: line[colon...]))
+                    } else {
+                        output.append(contentsOf: line)
+                        if Self.equalIgnoringCase(name, Self.contentTypeName) {
+                            contentType = Self.value(UnsafeBufferPointer(rebasing: line[(colon + 1)...]))
+                        } else if Self.equalIgnoringCase(name, Self.contentEncodingName) {
+                            contentEncoding = Self.value(UnsafeBufferPointer(rebasing: line[(colon + 1)...]))
+                        }
+                    }
+                } else {
+                    output.append(contentsOf: line)
+                }
+                output.append(contentsOf: [0x0D, 0x0A])
+                lineStart = newline + 1
             }
-            output += [0x0D, 0x0A]
-            lineStart = next
         }
-        output += [0x0D, 0x0A]
+        output.append(contentsOf: [0x0D, 0x0A])
         bytes = output
         self.status = status
-        fields = WARCFields.parse(output[Self.firstLineEnd(output)...])
+        self.contentType = contentType
+        self.contentEncoding = contentEncoding
     }
 
-    private static func firstLineEnd(_ bytes: [UInt8]) -> Int {
-        (bytes.firstIndex(of: 0x0A).map { $0 + 1 }) ?? bytes.count
+    private static let transferEncoding = Array("transfer-encoding".utf8)
+    private static let contentTypeName = Array("content-type".utf8)
+    private static let contentEncodingName = Array("content-encoding".utf8)
+
+    /// ASCII case-insensitive equality of a field name (trailing spaces ignored) and a lower-case name.
+    static func equalIgnoringCase(_ name: UnsafeBufferPointer<UInt8>, _ lower: [UInt8]) -> Bool {
+        var count = name.count
+        while count > 0, name[count - 1] == 0x20 || name[count - 1] == 0x09 { count -= 1 }
+        guard count == lower.count else { return false }
+        for index in 0..<count {
+            let byte = name[index]
+            let folded = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+            if folded != lower[index] { return false }
+        }
+        return true
     }
 
-    /// A status line `HTTP/x y reason` or a request line `METHOD target HTTP/x`, with HTTP/2 and 3
-    /// written as HTTP/1.1.
-    static func startLine(_ line: ArraySlice<UInt8>) -> ([UInt8], Int) {
-        let text = String(decoding: line, as: UTF8.self)
-        let parts = text.split(separator: " ", omittingEmptySubsequences: true)
-        if let version = parts.first, version.hasPrefix("HTTP/") {
-            let code = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            if version == "HTTP/1.1" || version == "HTTP/1.0" { return (Array(line), code) }
-            let reason = parts.count > 2 ? parts[2...].joined(separator: " ") : HTTPReason.phrase(code)
-            return (Array("HTTP/1.1 \(code) \(reason.isEmpty ? HTTPReason.phrase(code) : reason)".utf8), code)
-        }
-        if parts.count == 3, parts[2].hasPrefix("HTTP/"), parts[2] != "HTTP/1.1", parts[2] != "HTTP/1.0" {
-            return (Array("\(parts[0]) \(parts[1]) HTTP/1.1".utf8), 0)
-        }
-        return (Array(line), 0)
+    private static func value(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var lower = 0, upper = bytes.count
+        while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+        while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)
     }
 
-    private static func fieldLine(_ line: ArraySlice<UInt8>, redacted: Set<String>) -> [UInt8] {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return Array(line) }
-        let name = String(decoding: line[..<colon], as: UTF8.self).trimmingSpaces
-        let lower = name.lowercased()
-        if redacted.contains(lower) {
-            return Array(line[..<colon]) + Array(": \(redactedValue)".utf8)
+    /// Appends a status line `HTTP/x y reason` or a request line `METHOD target HTTP/x`, with
+    /// HTTP/2 and 3 written as HTTP/1.1; returns the status (0 for a request line).
+    static func appendStartLine(_ line: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> Int {
+        let http1 = Array("HTTP/1.".utf8)
+        if line.count >= 5, line.starts(with: Array("HTTP/".utf8)) {
+            var index = 5
+            while index < line.count, line[index] != 0x20 { index += 1 }
+            var digits = index
+            while digits < line.count, line[digits] == 0x20 { digits += 1 }
+            var code = 0
+            var end = digits
+            while end < line.count, (0x30...0x39).contains(line[end]) {
+                code = code * 10 + Int(line[end] - 0x30)
+                end += 1
+            }
+            if line.starts(with: http1), index == 8 {
+                output.append(contentsOf: line)
+                return code
+            }
+            var reasonStart = end
+            while reasonStart < line.count, line[reasonStart] == 0x20 { reasonStart += 1 }
+            var reasonEnd = line.count
+            while reasonEnd > reasonStart, line[reasonEnd - 1] == 0x20 { reasonEnd -= 1 }
+            output.append(contentsOf: "HTTP/1.1 \(code) ".utf8)
+            if reasonEnd > reasonStart {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: line[reasonStart..<reasonEnd]))
+            } else {
+                output.append(contentsOf: HTTPReason.phrase(code).utf8)
+            }
+            return code
         }
-        if lower == "transfer-encoding" {
-            return Array(renamedTransferEncoding.utf8) + Array(line[colon...])
+        // A request line ending in a version other than 1.0/1.1.
+        if let space = line.lastIndex(of: 0x20), line.count - space > 5,
+           UnsafeBufferPointer(rebasing: line[(space + 1)...]).starts(with: Array("HTTP/".utf8)),
+           !(UnsafeBufferPointer(rebasing: line[(space + 1)...]).starts(with: http1) && line.count - space - 1 == 8) {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<space]))
+            output.append(contentsOf: " HTTP/1.1".utf8)
+            return 0
         }
-        return Array(line)
+        output.append(contentsOf: line)
+        return 0
     }
 }
 

@@ -62,7 +62,9 @@ public struct WARCFields: Sendable, Equatable, Sequence {
     }
 
     private static func clean(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+        let clean = text.utf8.withContiguousStorageIfAvailable { bytes in !bytes.contains { $0 < 0x20 || $0 == 0x7F } }
+            ?? !text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+        guard !clean else { return text }
         return String(decoding: text.utf8.map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 }, as: UTF8.self)
     }
 

@@ -57,9 +57,28 @@ public struct WARCRecord: Sendable {
     /// What follows the block.
     public static let trailer: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
 
-    /// A fresh record ID: a random (version 4) UUID as `<urn:uuid:…>`, lower case.
+    /// A fresh record ID: a random (version 4, RFC 9562 §5.4) UUID as `<urn:uuid:…>`, lower case.
     public static func newID() -> String {
-        "<urn:uuid:" + UUID().uuidString.lowercased() + ">"
+        var generator = SystemRandomNumberGenerator()
+        var high = generator.next() as UInt64
+        var low = generator.next() as UInt64
+        high = (high & ~0xF000) | 0x4000  // version 4
+        low = (low & ~(UInt64(0xC) << 60)) | (UInt64(0x8) << 60)  // variant 10
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 47) { out in
+            var at = 0
+            func put(_ byte: UInt8) { out[at] = byte; at += 1 }
+            for byte in "<urn:uuid:".utf8 { put(byte) }
+            for (index, value) in [high, low].enumerated() {
+                for nibble in 0..<16 {
+                    let position = index * 16 + nibble
+                    if position == 8 || position == 12 || position == 16 || position == 20 { put(UInt8(ascii: "-")) }
+                    put(digits.utf8Start[Int((value >> UInt64(60 - nibble * 4)) & 0xF)])
+                }
+            }
+            put(UInt8(ascii: ">"))
+            return at
+        }
     }
 }
 

@@ -31,6 +31,8 @@ public struct WARCRecordBuilder: Sendable {
         /// What a later revisit of this URL refers to: this response, or, for a revisit, the
         /// capture it refers to (nil when there is none).
         public var reference: CaptureReference?
+        /// The response head as recorded (its status and the two fields the writer needs).
+        public var responseHead: RecordedHead
     }
 
     /// Header names (lower case) whose values are replaced in request and response heads.
@@ -126,7 +128,7 @@ public struct WARCRecordBuilder: Sendable {
         requestFields.append("WARC-Block-Digest", WARCDigest.of(requestHead.bytes))
         requestFields.append("Content-Type", "application/http;msgtype=request")
         let request = WARCRecord(type: .request, fields: requestFields, head: requestHead.bytes, payload: .memory([]))
-        return Exchange(request: request, response: response, profile: profile, reference: reference)
+        return Exchange(request: request, response: response, profile: profile, reference: reference, responseHead: responseHead)
     }
 
     /// The fields every record of an exchange starts with.

@@ -63,6 +63,8 @@ public final class ArchiveSink: ExchangeRecorder, @unchecked Sendable {
         public var bytes: Int64
         /// Files a killed run had left open, finished when the sink opened.
         public var recovered: [String]
+        /// CPU time the writer thread used (building, compressing and writing records).
+        public var writerCPUSeconds: Double
     }
 
     public let configuration: Configuration
@@ -88,6 +90,7 @@ public final class ArchiveSink: ExchangeRecorder, @unchecked Sendable {
     // Writer thread only:
     private let writer: WARCArchiveWriter
     private var latest = [String: CaptureReference]()
+    private var writerCPUSeconds = 0.0
     private let finished = DispatchSemaphore(value: 0)
 
     private init(configuration: Configuration, history: CaptureHistory, recovered: [String], writer: WARCArchiveWriter) {
@@ -185,7 +188,7 @@ public final class ArchiveSink: ExchangeRecorder, @unchecked Sendable {
         }
         if let failure = firstFailure { throw failure }
         return Summary(files: writer.finished.map(\.name), exchanges: writer.exchanges, revisits: writer.revisits,
-                       bytes: writer.finished.reduce(0) { $0 + $1.bytes }, recovered: recovered)
+                       bytes: writer.finished.reduce(0) { $0 + $1.bytes }, recovered: recovered, writerCPUSeconds: writerCPUSeconds)
     }
 
     private func beginClosing() {
@@ -233,6 +236,8 @@ public final class ArchiveSink: ExchangeRecorder, @unchecked Sendable {
         } catch {
             fail(error)
         }
+        var used = timespec()
+        if clock_gettime(CLOCK_THREAD_CPUTIME_ID, &used) == 0 { writerCPUSeconds = Double(used.tv_sec) + Double(used.tv_nsec) / 1e9 }
         finished.signal()
     }
 

@@ -33,12 +33,15 @@ struct CaptureHistory: Sendable {
     /// - Throws: ``ArchiveError``.
     func save(folder: String) throws(ArchiveError) {
         var bytes: [UInt8] = []
-        for url in references.keys.sorted() {
-            guard let reference = references[url] else { continue }
+        bytes.reserveCapacity(references.count * 200)
+        for reference in references.values {
             // URLs carry no tab or newline (they are percent-encoded); a value that did would be dropped.
             let fields = [reference.url, reference.date, reference.recordID, reference.payloadDigest]
-            guard !fields.contains(where: { $0.contains("\t") || $0.contains("\n") }) else { continue }
-            bytes += Array(fields.joined(separator: "\t").utf8)
+            guard !fields.contains(where: { $0.utf8.contains(0x09) || $0.utf8.contains(0x0A) }) else { continue }
+            for (index, field) in fields.enumerated() {
+                if index > 0 { bytes.append(0x09) }
+                bytes.append(contentsOf: field.utf8)
+            }
             bytes.append(0x0A)
         }
         try PrivateFile.write(bytes, to: folder + "/" + Self.fileName)

@@ -35,6 +35,7 @@ extension SiteRun {
             }
             logger.info("\(job.name): archived \(summary.exchanges) exchange(s) (\(summary.revisits) revisit(s)) in "
                         + "\(summary.files.count) WARC file(s), \(summary.bytes) bytes, in \(sink.warcFolder)")
+            logger.debug("\(job.name): the archive's writer thread used \(NumberText.fixed(summary.writerCPUSeconds, fractionDigits: 3)) s of CPU")
             return nil
         } catch {
             logger.error("\(job.name): the archive is incomplete: \(error.summary)", hint: error.hint, category: error.category.rawValue)

@@ -31,10 +31,6 @@ extension CurlTransfer {
     /// `Content-Encoding` at the first body byte) into ``receiveDecoded(_:)``. Returns false to
     /// abort the transfer.
     func receiveCaptured(_ chunk: UnsafeRawBufferPointer, capture: TransferCapture) -> Bool {
-        if let failure = capture.receive(chunk) {
-            abortReason = failure
-            return false
-        }
         if !capture.decoderChecked {
             capture.decoderChecked = true
             // libcurl decodes only what it asked for (CURLOPT_ACCEPT_ENCODING); so does this.
@@ -46,6 +42,10 @@ extension CurlTransfer {
                     return false
                 }
             }
+        }
+        if let failure = capture.receive(chunk) {
+            abortReason = failure
+            return false
         }
         guard let decoder = capture.decoder else { return receiveDecoded(chunk) }
         do {
@@ -59,7 +59,8 @@ extension CurlTransfer {
     /// Builds the capture from what the callbacks kept and how the transfer ended: a payload cut
     /// short says why (WARC-Truncated: `length` for a size limit, `time`, `disconnect`, or
     /// `unspecified`, such as for the decompression-bomb guard).
-    func finishCapture(_ capture: TransferCapture, code: CURLcode) {
+    /// `bodySHA256` is the hash of the body as this transfer delivered it.
+    func finishCapture(_ capture: TransferCapture, code: CURLcode, bodySHA256: String) {
         let truncation: HTTPCapture.Truncation?
         switch abortReason {
         case .bodyTooLarge?: truncation = .length
@@ -86,6 +87,7 @@ extension CurlTransfer {
         _ = CMirrorShims_curl_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &ip)
         let remoteIP = ip.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         capture.finish(url: request.url, method: request.method.rawValue, status: statusCode, httpVersion: httpVersion,
-                       remoteIP: remoteIP, tlsVersion: profile == nil ? nil : outcome.tlsVersion, truncation: truncation)
+                       remoteIP: remoteIP, tlsVersion: profile == nil ? nil : outcome.tlsVersion, truncation: truncation,
+                       bodySHA256: abortReason == nil && code == CURLE_OK ? bodySHA256 : nil)
     }
 }

@@ -17,7 +17,8 @@ final class TransferCapture: @unchecked Sendable {
     private var memory: [UInt8] = []
     private var spoolPath: String?
     private var spoolDescriptor: Int32 = -1
-    private let hasher = SHA256Stream()
+    /// The payload's hash, kept only when a decoder changes the bytes the transfer hashes.
+    private lazy var hasher = SHA256Stream()
     /// Raw body bytes received.
     private(set) var rawBytes: Int64 = 0
     /// When the request left (the first request header byte seen).
@@ -55,7 +56,8 @@ final class TransferCapture: @unchecked Sendable {
     /// cannot be written.
     func receive(_ chunk: UnsafeRawBufferPointer) -> HTTPError? {
         rawBytes += Int64(chunk.count)
-        hasher.update(chunk)
+        // Without a decoder the transfer hashes the same bytes already (see `finish`).
+        if decoder != nil { hasher.update(chunk) }
         if spoolDescriptor < 0, memory.count + chunk.count <= options.memoryLimit {
             memory.append(contentsOf: chunk.bindMemory(to: UInt8.self))
             return nil
@@ -87,8 +89,11 @@ final class TransferCapture: @unchecked Sendable {
 
     /// Ends the capture: the spool file is closed and the capture built (nil when no response
     /// head arrived, so there is nothing to record).
+    ///
+    /// - Parameter bodySHA256: the transfer's hash of the body it was given, which is the
+    ///   payload's when nothing was decoded and nothing cut off.
     func finish(url: String, method: String, status: Int, httpVersion: String, remoteIP: String?, tlsVersion: String?,
-                truncation: HTTPCapture.Truncation?) {
+                truncation: HTTPCapture.Truncation?, bodySHA256: String?) {
         if spoolDescriptor >= 0 {
             close(spoolDescriptor)
             spoolDescriptor = -1
@@ -99,10 +104,40 @@ final class TransferCapture: @unchecked Sendable {
             return
         }
         let payload: CapturedPayload = spoolPath.map { .file(path: $0, length: rawBytes) } ?? .memory(memory)
+        let sha256: String
+        if decoder != nil {
+            sha256 = hasher.finalizeHex()
+        } else if let bodySHA256 {
+            sha256 = bodySHA256
+        } else {
+            sha256 = Self.hash(payload)
+        }
         result = HTTPCapture(
             url: url, method: method, date: sentAt ?? Date(), requestHead: requestHead, responseHead: responseHead,
-            payload: payload, payloadSHA256: hasher.finalizeHex(), status: status, httpVersion: httpVersion,
+            payload: payload, payloadSHA256: sha256, status: status, httpVersion: httpVersion,
             remoteIP: remoteIP, tlsVersion: tlsVersion, truncation: truncation)
         memory = []
+    }
+
+    /// The SHA-256 of a payload in memory or in its spool file (for a transfer cut short).
+    static func hash(_ payload: CapturedPayload) -> String {
+        switch payload {
+        case .memory(let bytes):
+            return SHA256Digest.hex(bytes)
+        case .file(let path, _):
+            let hasher = SHA256Stream()
+            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            if descriptor >= 0 {
+                var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    if count < 0, errno == EINTR { continue }
+                    if count <= 0 { break }
+                    buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                }
+                close(descriptor)
+            }
+            return hasher.finalizeHex()
+        }
     }
 }
