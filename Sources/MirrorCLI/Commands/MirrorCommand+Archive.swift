@@ -23,8 +23,13 @@ extension MirrorCommand {
         guard asked || configured != nil else { return nil }
         var archive = configured ?? ArchiveConfig()
         if asked { archive.enabled = true }
-        if let size = try arguments.size("warc-max-size") {
-            guard size >= ArchiveConfig.minimumFileSize else { throw UsageError("--warc-max-size must be at least 1MiB") }
+        if let text = arguments.value("warc-max-size") {
+            guard let size = ConfigQuantity.bytes(text) else {
+                throw UsageError("--warc-max-size needs a size such as 64MiB or 1GiB, not \"\(text)\"", hint: "for example --warc-max-size 1GiB")
+            }
+            guard size >= ArchiveConfig.minimumFileSize else {
+                throw UsageError("--warc-max-size must be at least 1MiB, not \(text)", hint: "for example --warc-max-size 1GiB")
+            }
             archive.maxFileSize = size
         }
         for name in arguments.all("warc-redact-header") + arguments.all("warc-keep-header") where !ArchiveConfig.isToken(name) {
