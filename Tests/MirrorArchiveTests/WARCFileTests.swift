@@ -118,7 +118,9 @@ import Glibc
 
     @Test func recoveryCutsAHalfWrittenMemberAndFinishesTheFile() throws {
         let folder = try TemporaryFolderForTests()
-        _ = try Self.writeSample(into: folder.path, finish: false)  // a killed run: never closed
+        // A killed run: its records reached the file (the sink writes out its buffer whenever it
+        // waits), the file was never closed.
+        try Self.writeSample(into: folder.path, finish: false).flush()
         let open = Self.files(folder.path, suffix: ".warc.gz.open")
         #expect(open.count == 1 && Self.files(folder.path, suffix: ".warc.gz").isEmpty)
         let path = folder.path + "/" + open[0]

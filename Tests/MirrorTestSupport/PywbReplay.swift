@@ -51,8 +51,10 @@ public final class PywbReplay: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(30)
         while !FreePort.isAccepting(port) {
             guard process.isRunning, Date() < deadline else {
-                stop()
-                throw Failure(description: "wayback did not listen on \(port): \(logText)")
+                let log = stop()
+                let hint = log.contains("DistributionNotFound")
+                    ? " (run scripts/install-deps.sh: it pins the zope.interface and zope.event that gevent's pkg_resources can find)" : ""
+                throw Failure(description: "wayback did not listen on \(port)\(hint): \(log.suffix(2000))")
             }
             usleep(50_000)
         }

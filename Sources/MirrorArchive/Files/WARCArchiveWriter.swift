@@ -74,6 +74,13 @@ final class WARCArchiveWriter {
         return exchange
     }
 
+    /// Writes the records buffered for the current file (the sink calls it when no capture is
+    /// waiting, so that an idle archive holds nothing back).
+    /// - Throws: ``ArchiveError``.
+    func flush() throws(ArchiveError) {
+        try current?.flush()
+    }
+
     /// Closes the current file (sync, rename, index).
     /// - Throws: ``ArchiveError``.
     func finish() throws(ArchiveError) {

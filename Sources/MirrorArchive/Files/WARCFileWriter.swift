@@ -35,13 +35,14 @@ final class WARCFileWriter {
     /// The `WARC-Record-ID` of the file's `warcinfo` record.
     let warcinfoID: String
     private var descriptor: Int32
-    /// Bytes written so far.
-    private(set) var size: Int64 = 0
+    /// Bytes written so far, and buffered for the next write: the file's length once flushed.
+    var size: Int64 { flushed + Int64(outgoing.count) }
+    private var flushed: Int64 = 0
     /// Every record written, in order.
     private(set) var records: [Written] = []
     private let encoder: GzipEncoder
     private let buffer: GzipBuffer
-    private var pending: [UInt8] = []
+    private var outgoing: [UInt8] = []
     private var scratch: [UInt8] = []
 
     var openPath: String { folder + "/" + name + Self.openSuffix }
@@ -64,7 +65,9 @@ final class WARCFileWriter {
             unlink(path)
             throw ArchiveError.from(errno: code, operation: "fchmod", path: path)
         }
+        outgoing.reserveCapacity(Self.bufferSize + 64 * 1024)
         try append(warcinfo, deflate: true)
+        try flush()
     }
 
     deinit {
@@ -73,6 +76,10 @@ final class WARCFileWriter {
 
     /// Writes one record as one gzip member: deflated, or stored (for a payload that is
     /// compressed already, and for small records, where a deflate call costs more than it saves).
+    ///
+    /// Members are gathered in a 1 MiB buffer and written together (one system call for dozens
+    /// of small records); ``flush()`` writes what is buffered. A process killed meanwhile loses
+    /// the buffered records, never part of one that reached the file.
     /// - Throws: ``ArchiveError`` (``ArchiveError/diskFull(path:)`` when the disk is full).
     @discardableResult
     func append(_ record: WARCRecord, deflate: Bool) throws(ArchiveError) -> Written {
@@ -80,73 +87,63 @@ final class WARCFileWriter {
         let offset = size
         switch record.payload {
         case .memory(let payload):
-            // One contiguous record, one member, one write.
+            // One contiguous record, one member.
             scratch.removeAll(keepingCapacity: true)
             scratch.append(contentsOf: record.headerBytes)
             scratch.append(contentsOf: record.head)
             scratch.append(contentsOf: payload)
             scratch.append(contentsOf: WARCRecord.trailer)
-            var failure: ArchiveError?
             scratch.withUnsafeBytes { input in
-                let member = buffer.member(input, deflate: deflate)
-                do throws(ArchiveError) { try writeAll(member) } catch { failure = error }
+                outgoing.append(contentsOf: buffer.member(input, deflate: deflate))
             }
-            if let failure { throw failure }
         case .file:
             // A spooled payload streams through zlib (it can be as large as the file limit).
             encoder.begin(level: deflate ? GzipEncoder.fastLevel : GzipEncoder.storeLevel)
-            pending.removeAll(keepingCapacity: true)
-            try encoder.compress(record.headerBytes, finish: false, into: &pending)
-            try encoder.compress(record.head, finish: false, into: &pending)
+            try encoder.compress(record.headerBytes, finish: false, into: &outgoing)
+            try encoder.compress(record.head, finish: false, into: &outgoing)
             let encoder = self.encoder
             try record.payload.forEachChunk { chunk throws(ArchiveError) in
-                try encoder.compress(chunk, finish: false, into: &pending)
-                if pending.count >= 1 << 20 { try flush() }
+                try encoder.compress(chunk, finish: false, into: &outgoing)
+                if outgoing.count >= Self.bufferSize { try flush() }
             }
-            try encoder.compress(WARCRecord.trailer, finish: true, into: &pending)
-            try flush()
+            try encoder.compress(WARCRecord.trailer, finish: true, into: &outgoing)
         }
         let written = Written(type: record.type, offset: offset, length: size - offset, fields: record.fields, head: record.head)
         records.append(written)
+        if outgoing.count >= Self.bufferSize { try flush() }
         return written
     }
 
-    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
-        var done = 0
-        while done < bytes.count {
-            let count = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ArchiveError.from(errno: errno, operation: "write", path: openPath)
-            }
-            done += count
-        }
-        size += Int64(bytes.count)
-    }
+    /// The output gathered before a write.
+    static let bufferSize = 1 << 20
 
-    private func flush() throws(ArchiveError) {
+    /// Writes the buffered members to the file.
+    /// - Throws: ``ArchiveError`` (``ArchiveError/diskFull(path:)`` when the disk is full).
+    func flush() throws(ArchiveError) {
+        guard !outgoing.isEmpty else { return }
         var failure: ArchiveError?
-        pending.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        outgoing.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + done, buffer.count - done)
                 if count < 0 {
                     if errno == EINTR { continue }
                     failure = ArchiveError.from(errno: errno, operation: "write", path: openPath)
                     return
                 }
-                offset += count
+                done += count
             }
         }
         if let failure { throw failure }
-        size += Int64(pending.count)
-        pending.removeAll(keepingCapacity: true)
+        flushed += Int64(outgoing.count)
+        outgoing.removeAll(keepingCapacity: true)
     }
 
     /// Syncs the file, renames it to its final name and syncs the folder.
     /// - Throws: ``ArchiveError`` when a step fails; the `.open` file then stays for recovery.
     func close() throws(ArchiveError) {
         guard descriptor >= 0 else { return }
+        try flush()
         if fsync(descriptor) != 0 {
             let code = errno
             Glibc.close(descriptor)

@@ -39,13 +39,12 @@ public struct CDXJEntry: Sendable, Equatable, Comparable {
 
     /// The index line, without the newline.
     public var line: String {
-        var members: [(String, String)] = [("url", url)]
-        if let mime { members.append(("mime", mime)) }
-        if let status { members.append(("status", status)) }
-        if let digest { members.append(("digest", digest)) }
-        members += [("length", String(length)), ("offset", String(offset)), ("filename", filename)]
-        let object = members.map { JSONText.quoted($0.0) + ": " + JSONText.quoted($0.1) }.joined(separator: ", ")
-        return key + " " + timestamp + " {" + object + "}"
+        var text = key + " " + timestamp + " {\"url\": " + JSONText.quoted(url)
+        if let mime { text += ", \"mime\": " + JSONText.quoted(mime) }
+        if let status { text += ", \"status\": " + JSONText.quoted(status) }
+        if let digest { text += ", \"digest\": " + JSONText.quoted(digest) }
+        text += ", \"length\": \"\(length)\", \"offset\": \"\(offset)\", \"filename\": " + JSONText.quoted(filename) + "}"
+        return text
     }
 
     /// Parses an index line; nil for anything else (such as a `!meta` line).

@@ -275,9 +275,23 @@ public enum SURT {
         #"^(.*/)(\([0-9a-z]{24}\)/)([^\?]+\.aspx.*)$"#,
     ].compactMap { try? NSRegularExpression(pattern: $0, options: [.caseInsensitive, .dotMatchesLineSeparators]) }
 
+    /// Whether `bytes` contains `needle` (ASCII lower case), compared without case.
+    private static func containsIgnoringCase(_ bytes: [UInt8], _ needle: String) -> Bool {
+        let needle = Array(needle.utf8)
+        guard bytes.count >= needle.count else { return false }
+        outer: for start in 0...(bytes.count - needle.count) {
+            for (offset, byte) in needle.enumerated() {
+                let candidate = bytes[start + offset]
+                if ((0x41...0x5A).contains(candidate) ? candidate | 0x20 : candidate) != byte { continue outer }
+            }
+            return true
+        }
+        return false
+    }
+
     private static func stripQuerySessionID(_ query: [UInt8]) -> [UInt8] {
-        let lowered = String(decoding: lower(query), as: UTF8.self)
-        guard lowered.contains("sid") || lowered.contains("sessionid") || lowered.contains("cfid") else { return query }
+        guard containsIgnoringCase(query, "sid") || containsIgnoringCase(query, "sessionid") || containsIgnoringCase(query, "cfid")
+        else { return query }
         var text = String(decoding: query, as: UTF8.self)
         for pattern in queryPatterns {
             let range = NSRange(text.startIndex..., in: text)
@@ -290,7 +304,7 @@ public enum SURT {
     }
 
     private static func stripPathSessionID(_ path: [UInt8]) -> [UInt8] {
-        guard String(decoding: path, as: UTF8.self).contains(".aspx") else { return path }
+        guard containsIgnoringCase(path, ".aspx") else { return path }
         var text = String(decoding: path, as: UTF8.self)
         for pattern in pathPatterns {
             let range = NSRange(text.startIndex..., in: text)

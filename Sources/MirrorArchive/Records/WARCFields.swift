@@ -44,13 +44,26 @@ public struct WARCFields: Sendable, Equatable, Sequence {
     public var serialized: [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(fields.count * 48)
+        serialize(into: &bytes)
+        return bytes
+    }
+
+    /// Appends ``serialized`` to `bytes`.
+    public func serialize(into bytes: inout [UInt8]) {
         for field in fields {
             bytes.append(contentsOf: field.name.utf8)
-            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(0x3A)
+            bytes.append(0x20)
             bytes.append(contentsOf: field.value.utf8)
-            bytes.append(contentsOf: [0x0D, 0x0A])
+            bytes.append(0x0D)
+            bytes.append(0x0A)
         }
-        return bytes
+    }
+
+    /// Appends a field whose name and value are known to be clean (the builder's own: record
+    /// ids, dates, digests, constants), without scanning them.
+    mutating func appendClean(_ name: String, _ value: String) {
+        fields.append(Field(name: name, value: value))
     }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }

@@ -48,9 +48,13 @@ public struct WARCRecord: Sendable {
     /// The version line, the fields, `Content-Length` and the empty line: everything before the
     /// block.
     public var headerBytes: [UInt8] {
-        var bytes = Array((Self.version + "\r\n").utf8)
-        bytes += fields.serialized
-        bytes += Array("Content-Length: \(blockLength)\r\n\r\n".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(640)
+        bytes.append(contentsOf: "WARC/1.1\r\n".utf8)
+        fields.serialize(into: &bytes)
+        bytes.append(contentsOf: "Content-Length: ".utf8)
+        bytes.append(contentsOf: String(blockLength).utf8)
+        bytes.append(contentsOf: [0x0D, 0x0A, 0x0D, 0x0A])
         return bytes
     }
 
@@ -59,9 +63,7 @@ public struct WARCRecord: Sendable {
 
     /// A fresh record ID: a random (version 4, RFC 9562 §5.4) UUID as `<urn:uuid:…>`, lower case.
     public static func newID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var high = generator.next() as UInt64
-        var low = generator.next() as UInt64
+        var (high, low) = RecordIDGenerator.shared.next()
         high = (high & ~0xF000) | 0x4000  // version 4
         low = (low & ~(UInt64(0xC) << 60)) | (UInt64(0x8) << 60)  // variant 10
         let digits: StaticString = "0123456789abcdef"
@@ -91,4 +93,39 @@ public enum WARCDigest {
 
     /// The digest of bytes in memory.
     public static func of(_ bytes: [UInt8]) -> String { label(hex: SHA256Digest.hex(bytes)) }
+
+    /// The digest of no bytes (a request's payload).
+    public static let empty = of([])
+}
+
+/// 128 random bits per record ID, from a xoshiro256** generator seeded by the system's: one
+/// `getrandom` call per process instead of one per record. IDs must be unique, not secret.
+final class RecordIDGenerator: @unchecked Sendable {
+    static let shared = RecordIDGenerator()
+    private let lock = NSLock()
+    private var state: (UInt64, UInt64, UInt64, UInt64)
+
+    private init() {
+        var system = SystemRandomNumberGenerator()
+        state = (system.next(), system.next(), system.next(), system.next())
+        if state == (0, 0, 0, 0) { state.0 = 1 }
+    }
+
+    func next() -> (UInt64, UInt64) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (step(), step())
+    }
+
+    private func step() -> UInt64 {
+        let result = ((state.1 &* 5) << 7 | (state.1 &* 5) >> 57) &* 9
+        let t = state.1 << 17
+        state.2 ^= state.0
+        state.3 ^= state.1
+        state.1 ^= state.2
+        state.0 ^= state.3
+        state.2 ^= t
+        state.3 = state.3 << 45 | state.3 >> 19
+        return result
+    }
 }

@@ -56,13 +56,13 @@ public struct WARCRecordBuilder: Sendable {
     ///   - info: the fields of the block, in order.
     public func warcinfo(filename: String, date: Date, info: WARCFields, id: String = WARCRecord.newID()) -> WARCRecord {
         var fields = WARCFields()
-        fields.append("WARC-Type", WARCRecordType.warcinfo.rawValue)
-        fields.append("WARC-Record-ID", id)
-        fields.append("WARC-Date", WARCDate.string(date))
+        fields.appendClean("WARC-Type", WARCRecordType.warcinfo.rawValue)
+        fields.appendClean("WARC-Record-ID", id)
+        fields.appendClean("WARC-Date", WARCDate.string(date))
         fields.append("WARC-Filename", filename)
         let block = info.serialized
-        fields.append("WARC-Block-Digest", WARCDigest.of(block))
-        fields.append("Content-Type", "application/warc-fields")
+        fields.appendClean("WARC-Block-Digest", WARCDigest.of(block))
+        fields.appendClean("Content-Type", "application/warc-fields")
         return WARCRecord(type: .warcinfo, fields: fields, head: [], payload: .memory(block))
     }
 
@@ -94,7 +94,7 @@ public struct WARCRecordBuilder: Sendable {
         let response: WARCRecord
         let reference: CaptureReference?
         if let profile {
-            fields.append("WARC-Profile", profile.rawValue)
+            fields.appendClean("WARC-Profile", profile.rawValue)
             if let previous {
                 fields.append("WARC-Refers-To", previous.recordID)
                 fields.append("WARC-Refers-To-Target-URI", previous.url)
@@ -103,19 +103,19 @@ public struct WARCRecordBuilder: Sendable {
             // identical-payload-digest: the digest compared; server-not-modified: the payload the
             // server affirmed, which is the referred capture's.
             if profile == .identicalPayloadDigest {
-                fields.append("WARC-Payload-Digest", payloadDigest)
+                fields.appendClean("WARC-Payload-Digest", payloadDigest)
             } else if let previous {
-                fields.append("WARC-Payload-Digest", previous.payloadDigest)
+                fields.appendClean("WARC-Payload-Digest", previous.payloadDigest)
             }
-            fields.append("WARC-Block-Digest", WARCDigest.of(responseHead.bytes))
-            fields.append("Content-Type", "application/http;msgtype=response")
+            fields.appendClean("WARC-Block-Digest", WARCDigest.of(responseHead.bytes))
+            fields.appendClean("Content-Type", "application/http;msgtype=response")
             response = WARCRecord(type: .revisit, fields: fields, head: responseHead.bytes, payload: .memory([]))
             reference = previous
         } else {
-            fields.append("WARC-Payload-Digest", payloadDigest)
-            fields.append("WARC-Block-Digest", try Self.blockDigest(head: responseHead.bytes, payload: capture.payload))
-            if let truncation = capture.truncation { fields.append("WARC-Truncated", truncation.rawValue) }
-            fields.append("Content-Type", "application/http;msgtype=response")
+            fields.appendClean("WARC-Payload-Digest", payloadDigest)
+            fields.appendClean("WARC-Block-Digest", try Self.blockDigest(head: responseHead.bytes, payload: capture.payload))
+            if let truncation = capture.truncation { fields.appendClean("WARC-Truncated", truncation.rawValue) }
+            fields.appendClean("Content-Type", "application/http;msgtype=response")
             response = WARCRecord(type: .response, fields: fields, head: responseHead.bytes, payload: capture.payload)
             // A truncated payload is not one a later capture can be said to repeat.
             reference = capture.truncation == nil
@@ -123,10 +123,10 @@ public struct WARCRecordBuilder: Sendable {
         }
 
         var requestFields = common(type: .request, id: WARCRecord.newID(), date: date, capture: capture)
-        requestFields.append("WARC-Concurrent-To", responseID)
-        requestFields.append("WARC-Payload-Digest", WARCDigest.of([]))
-        requestFields.append("WARC-Block-Digest", WARCDigest.of(requestHead.bytes))
-        requestFields.append("Content-Type", "application/http;msgtype=request")
+        requestFields.appendClean("WARC-Concurrent-To", responseID)
+        requestFields.appendClean("WARC-Payload-Digest", WARCDigest.empty)
+        requestFields.appendClean("WARC-Block-Digest", WARCDigest.of(requestHead.bytes))
+        requestFields.appendClean("Content-Type", "application/http;msgtype=request")
         let request = WARCRecord(type: .request, fields: requestFields, head: requestHead.bytes, payload: .memory([]))
         return Exchange(request: request, response: response, profile: profile, reference: reference, responseHead: responseHead)
     }
@@ -134,15 +134,15 @@ public struct WARCRecordBuilder: Sendable {
     /// The fields every record of an exchange starts with.
     private func common(type: WARCRecordType, id: String, date: String, capture: HTTPCapture) -> WARCFields {
         var fields = WARCFields()
-        fields.append("WARC-Type", type.rawValue)
-        fields.append("WARC-Record-ID", id)
-        fields.append("WARC-Date", date)
+        fields.appendClean("WARC-Type", type.rawValue)
+        fields.appendClean("WARC-Record-ID", id)
+        fields.appendClean("WARC-Date", date)
         fields.append("WARC-Target-URI", capture.url)
         if let ip = capture.remoteIP, !ip.isEmpty { fields.append("WARC-IP-Address", ip) }
-        if let warcinfoID { fields.append("WARC-Warcinfo-ID", warcinfoID) }
+        if let warcinfoID { fields.appendClean("WARC-Warcinfo-ID", warcinfoID) }
         // WARC-Protocol, from the IIPC proposal that Heritrix and warcprox write (warc-specifications #42).
-        fields.append("WARC-Protocol", capture.httpVersion == "2" ? "h2" : capture.httpVersion == "3" ? "h3" : "http/" + capture.httpVersion)
-        if let tls = capture.tlsVersion, tls.hasPrefix("TLSv") { fields.append("WARC-Protocol", "tls/" + tls.dropFirst(4)) }
+        fields.appendClean("WARC-Protocol", capture.httpVersion == "2" ? "h2" : capture.httpVersion == "3" ? "h3" : "http/" + capture.httpVersion)
+        if let tls = capture.tlsVersion, tls.hasPrefix("TLSv") { fields.appendClean("WARC-Protocol", "tls/" + tls.dropFirst(4)) }
         return fields
     }
 

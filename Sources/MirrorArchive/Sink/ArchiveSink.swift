@@ -209,6 +209,12 @@ public final class ArchiveSink: ExchangeRecorder, @unchecked Sendable {
     private func run() {
         while true {
             lock.lock()
+            if queue.isEmpty && !closing && failure == nil {
+                // Nothing waits: write out what is buffered before sleeping.
+                lock.unlock()
+                do throws(ArchiveError) { try writer.flush() } catch { fail(error) }
+                lock.lock()
+            }
             while queue.isEmpty && !closing { lock.wait() }
             let batch = queue
             queue.removeAll()
