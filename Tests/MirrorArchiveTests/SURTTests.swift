@@ -30,6 +30,16 @@ import Testing
         #expect(SURT.key(url) == expected)
     }
 
+    /// The one-pass path for plain URLs gives the full path's key, or declines.
+    @Test(arguments: cases.map(\.0) + [
+        "https://localhost:8443/docs/Guide/", "https://a.example/x?b=2&a=1", "https://a.example:443/", "http://a.example:8080/p?",
+        "https://a.example/./x", "https://a.example//x", "https://a.example/x/..", "https://a.example/a.aspx", "https://a..b/x",
+        "https://www.a.example/", "https://1.2.3.4/", "https://a.example/?sid=1", "https://a.example", "https://a.example/p?q#f",
+    ])
+    func thePlainPathAgreesWithTheFullOne(url: String) {
+        if let quick = SURT.plainKey(url) { #expect(quick == SURT.fullKey(url), "\(url)") }
+    }
+
     /// The same and more, against the package itself.
     @Test func agreesWithTheSurtPackage() throws {
         let urls = Self.cases.map(\.0) + [

@@ -24,6 +24,13 @@ public enum SURT {
     /// The SURT key of an absolute URL.
     public static func key(_ url: String) -> String {
         guard !url.isEmpty else { return "-" }
+        if let quick = plainKey(url) { return quick }
+        return fullKey(url)
+    }
+
+    /// The key through both canonicalizers, step by step.
+    static func fullKey(_ url: String) -> String {
+        guard !url.isEmpty else { return "-" }
         var text = Array(url.utf8)
         while let first = text.first, first <= 0x20 { text.removeFirst() }
         while let last = text.last, last <= 0x20 { text.removeLast() }
@@ -92,6 +99,73 @@ public enum SURT {
         }
         if let query { output += [UInt8(ascii: "?")] + query }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The key of a URL that needs none of the canonicalizers' repairs (what a crawl's
+    /// normalised URLs nearly always are), in one pass; nil for any other URL, which takes the
+    /// full path. Such a URL is `http(s)://` and a host of lower-case letters, digits, `-` and
+    /// `.` (not an IP address, not `www…`), an optional port, and a path and query of printable
+    /// ASCII without `%`, `#`, dot or empty segments, or anything a session id could hide in.
+    static func plainKey(_ url: String) -> String? {
+        var bytes = Array(url.utf8)
+        let https = bytes.starts(with: Array("https://".utf8))
+        guard https || bytes.starts(with: Array("http://".utf8)) else { return nil }
+        var index = https ? 8 : 7
+        let hostStart = index
+        var hasLetter = false
+        while index < bytes.count, bytes[index] != 0x2F, bytes[index] != 0x3A, bytes[index] != 0x3F {
+            let byte = bytes[index]
+            guard (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D || byte == 0x2E else { return nil }
+            if (0x61...0x7A).contains(byte) { hasLetter = true }
+            index += 1
+        }
+        let host = bytes[hostStart..<index]
+        guard hasLetter, !host.isEmpty, host.first != 0x2E, host.last != 0x2E, !host.starts(with: Array("www".utf8)),
+              !host.contains(where: { $0 == 0x2E }) || !zip(host, host.dropFirst()).contains(where: { $0 == 0x2E && $1 == 0x2E })
+        else { return nil }
+        var port: [UInt8] = []
+        if index < bytes.count, bytes[index] == 0x3A {
+            index += 1
+            let portStart = index
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+            let digits = bytes[portStart..<index]
+            guard !digits.isEmpty, digits.count <= 5, digits.first != 0x30 else { return nil }
+            let value = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+            if !((https && value == 443) || (!https && value == 80)) { port = [0x3A] + digits }
+        }
+        guard index < bytes.count, bytes[index] == 0x2F else { return nil }  // the path must start with "/"
+        var path: [UInt8] = []
+        var query: [UInt8]?
+        var segmentStart = index + 1
+        var cursor = index
+        while cursor < bytes.count {
+            let byte = bytes[cursor]
+            guard byte > 0x20, byte < 0x7F, byte != 0x25, byte != 0x23, byte != 0x5C else { return nil }
+            if byte == 0x3F {
+                query = Array(bytes[(cursor + 1)...])
+                break
+            }
+            if byte == 0x2F, cursor > index {
+                let segment = bytes[segmentStart..<cursor]
+                if segment.isEmpty || segment.elementsEqual([0x2E]) || segment.elementsEqual([0x2E, 0x2E]) { return nil }
+                segmentStart = cursor + 1
+            }
+            path.append((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
+            cursor += 1
+        }
+        let last = bytes[segmentStart..<(query == nil ? bytes.count : cursor)]
+        if last.elementsEqual([0x2E]) || last.elementsEqual([0x2E, 0x2E]) { return nil }
+        if containsIgnoringCase(path, ".aspx") { return nil }
+        if path.count > 1, path.last == 0x2F { path.removeLast() }
+        if var text = query {
+            guard text.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x25 && $0 != 0x23 }) else { return nil }
+            if containsIgnoringCase(text, "sid") || containsIgnoringCase(text, "sessionid") || containsIgnoringCase(text, "cfid") { return nil }
+            text = alphaReorder(lower(text))
+            query = text.isEmpty ? nil : text
+        }
+        bytes = reverseLabels(Array(host)) + port + [0x29] + path
+        if let query { bytes += [0x3F] + query }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Parts
