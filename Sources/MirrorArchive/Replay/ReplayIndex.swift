@@ -39,7 +39,10 @@ final class ReplayIndex: @unchecked Sendable {
         guard !current else { return }
         let entries = (try? ArchiveFolder.index(of: folder)) ?? []
         var grouped: [String: [CDXJEntry]] = [:]
-        for entry in entries { grouped[entry.key, default: []].append(entry) }
+        // An index names files in this folder only: a name with a slash is not one of ours.
+        for entry in entries where !entry.filename.contains("/") && entry.filename.hasSuffix(".warc.gz") {
+            grouped[entry.key, default: []].append(entry)
+        }
         lock.lock()
         byKey = grouped
         loadedStamp = stamp
