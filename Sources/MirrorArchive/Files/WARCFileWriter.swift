@@ -1,3 +1,4 @@
+import CMirrorShims
 import Foundation
 import MirrorCore
 import MirrorHTTP
@@ -135,6 +136,9 @@ final class WARCFileWriter {
             }
         }
         if let failure { throw failure }
+        // Start writing the range out now, without waiting: the snapshot's syncfs and this
+        // file's fsync then find it written.
+        _ = CMirrorShims_sync_file_range_write(descriptor, flushed, Int64(outgoing.count))
         flushed += Int64(outgoing.count)
         outgoing.removeAll(keepingCapacity: true)
     }
