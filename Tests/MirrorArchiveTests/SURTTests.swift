@@ -35,6 +35,7 @@ import Testing
         "https://localhost:8443/docs/Guide/", "https://a.example/x?b=2&a=1", "https://a.example:443/", "http://a.example:8080/p?",
         "https://a.example/./x", "https://a.example//x", "https://a.example/x/..", "https://a.example/a.aspx", "https://a..b/x",
         "https://www.a.example/", "https://1.2.3.4/", "https://a.example/?sid=1", "https://a.example", "https://a.example/p?q#f",
+        "https://127.0.0.1:44243/docs/a.html", "https://10.0.0.255/", "https://01.2.3.4/", "https://256.1.1.1/", "https://1.2.3/",
     ])
     func thePlainPathAgreesWithTheFullOne(url: String) {
         if let quick = SURT.plainKey(url) { #expect(quick == SURT.fullKey(url), "\(url)") }

@@ -64,9 +64,13 @@ final class WARCArchiveWriter {
         let exchange = try builder.exchange(capture, previous: previous)
         try file.append(exchange.request, deflate: false)
         let written = try file.append(exchange.response, deflate: Self.deflates(exchange))
-        if let entry = CDXJEntry(type: written.type, fields: written.fields, status: exchange.responseHead.status,
-                                 contentType: exchange.responseHead.contentType, offset: written.offset,
-                                 length: written.length, filename: file.name) {
+        if let timestamp = WARCDate.timestamp(ofWARCDate: exchange.date) {
+            let status = exchange.responseHead.status
+            let entry = CDXJEntry(
+                key: SURT.key(capture.url), timestamp: timestamp, url: capture.url,
+                mime: exchange.profile != nil ? "warc/revisit" : exchange.responseHead.contentType.map(CDXJEntry.mediaType),
+                status: status > 0 ? String(status) : nil, digest: exchange.payloadDigest,
+                length: written.length, offset: written.offset, filename: file.name)
             lines.append(Array(entry.line.utf8))
         }
         exchanges += 1

@@ -64,7 +64,7 @@ final class GzipBuffer {
             at += length
             offset += length
         } while offset < input.count
-        let crc = CRC32.update(0, input)
+        let crc = UInt32(truncatingIfNeeded: libdeflate_crc32(0, input.baseAddress, input.count))
         let size = UInt32(truncatingIfNeeded: input.count)
         for shift in stride(from: 0, to: 32, by: 8) { put(UInt8(truncatingIfNeeded: crc >> UInt32(shift))) }
         for shift in stride(from: 0, to: 32, by: 8) { put(UInt8(truncatingIfNeeded: size >> UInt32(shift))) }

@@ -120,8 +120,9 @@ public enum SURT {
             index += 1
         }
         let host = bytes[hostStart..<index]
-        guard hasLetter, !host.isEmpty, host.first != 0x2E, host.last != 0x2E, !host.starts(with: Array("www".utf8)),
-              !host.contains(where: { $0 == 0x2E }) || !zip(host, host.dropFirst()).contains(where: { $0 == 0x2E && $1 == 0x2E })
+        guard !host.isEmpty, host.first != 0x2E, host.last != 0x2E, !host.starts(with: Array("www".utf8)),
+              !zip(host, host.dropFirst()).contains(where: { $0 == 0x2E && $1 == 0x2E }),
+              hasLetter || isCanonicalIPv4(host)
         else { return nil }
         var port: [UInt8] = []
         if index < bytes.count, bytes[index] == 0x3A {
@@ -166,6 +167,17 @@ public enum SURT {
         bytes = reverseLabels(Array(host)) + port + [0x29] + path
         if let query { bytes += [0x3F] + query }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `a.b.c.d` with four decimal parts of 0 to 255 and no leading zero: the form the `surt`
+    /// package's address lookup returns unchanged.
+    private static func isCanonicalIPv4(_ host: ArraySlice<UInt8>) -> Bool {
+        let parts = host.split(separator: 0x2E, omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { part in
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ (0x30...0x39).contains($0) }),
+                  part.count == 1 || part.first != 0x30 else { return false }
+            return part.reduce(0) { $0 * 10 + Int($1 - 0x30) } <= 255
+        }
     }
 
     // MARK: Parts

@@ -10,11 +10,27 @@ public enum WARCDate {
     /// `yyyy-MM-ddTHH:mm:ss.ffffffZ`.
     public static func string(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970.rounded(.down)
-        let whole = Date(timeIntervalSince1970: seconds)
-        var micros = Int(((date.timeIntervalSince1970 - seconds) * 1_000_000).rounded(.down))
-        micros = min(max(micros, 0), 999_999)
-        let base = UTCTime.iso8601(whole)  // ends in "Z"
-        return String(base.dropLast()) + "." + NumberText.zeroPadded(micros, width: 6) + "Z"
+        let fields = UTCTime.fields(of: Date(timeIntervalSince1970: seconds))
+        let micros = min(max(Int(((date.timeIntervalSince1970 - seconds) * 1_000_000).rounded(.down)), 0), 999_999)
+        return String(unsafeUninitializedCapacity: 27) { out in
+            var at = 0
+            func put(_ value: Int, _ width: Int) {
+                var rest = value
+                for index in stride(from: width - 1, through: 0, by: -1) {
+                    out[at + index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                at += width
+            }
+            func mark(_ byte: Character) {
+                out[at] = byte.asciiValue!
+                at += 1
+            }
+            put(fields.year, 4); mark("-"); put(fields.month, 2); mark("-"); put(fields.day, 2); mark("T")
+            put(fields.hour, 2); mark(":"); put(fields.minute, 2); mark(":"); put(fields.second, 2); mark(".")
+            put(micros, 6); mark("Z")
+            return at
+        }
     }
 
     /// The 14-digit timestamp (`yyyyMMddHHmmss`) of a date.

@@ -33,6 +33,9 @@ public struct WARCRecordBuilder: Sendable {
         public var reference: CaptureReference?
         /// The response head as recorded (its status and the two fields the writer needs).
         public var responseHead: RecordedHead
+        /// The exchange's `WARC-Date`, and the response record's `WARC-Payload-Digest`.
+        public var date: String
+        public var payloadDigest: String?
     }
 
     /// Header names (lower case) whose values are replaced in request and response heads.
@@ -128,7 +131,9 @@ public struct WARCRecordBuilder: Sendable {
         requestFields.appendClean("WARC-Block-Digest", WARCDigest.of(requestHead.bytes))
         requestFields.appendClean("Content-Type", "application/http;msgtype=request")
         let request = WARCRecord(type: .request, fields: requestFields, head: requestHead.bytes, payload: .memory([]))
-        return Exchange(request: request, response: response, profile: profile, reference: reference, responseHead: responseHead)
+        let recordedDigest: String? = profile == .serverNotModified ? previous?.payloadDigest : payloadDigest
+        return Exchange(request: request, response: response, profile: profile, reference: reference, responseHead: responseHead,
+                        date: date, payloadDigest: recordedDigest)
     }
 
     /// The fields every record of an exchange starts with.
