@@ -62,6 +62,17 @@ import Testing
                                                        recordID: response.id!, payloadDigest: "sha256:" + SHA256Digest.hex(body)))
     }
 
+    @Test func aRequestBodyIsTheRequestRecordsPayload() throws {
+        var capture = SampleCaptures.capture()
+        capture.method = "POST"
+        capture.requestHead = Array("POST /search HTTP/1.1\r\nHost: localhost:8443\r\nContent-Length: 5\r\n\r\n".utf8)
+        capture.requestBody = Array("q=abc".utf8)
+        let request = try builder.exchange(capture, previous: nil).request
+        #expect(request.payload == .memory(Array("q=abc".utf8)))
+        #expect(request.fields["WARC-Payload-Digest"] == "sha256:" + SHA256Digest.hex(Array("q=abc".utf8)))
+        #expect(request.fields["WARC-Block-Digest"] == "sha256:" + SHA256Digest.hex(capture.requestHead + Array("q=abc".utf8)))
+    }
+
     @Test func credentialsNeverReachARecord() throws {
         let capture = SampleCaptures.capture(
             responseHead: "HTTP/1.1 200 OK\r\nSet-Cookie: session=topsecret\r\nContent-Type: text/plain\r\n\r\n",

@@ -127,10 +127,12 @@ public struct WARCRecordBuilder: Sendable {
 
         var requestFields = common(type: .request, id: WARCRecord.newID(), date: date, capture: capture)
         requestFields.appendClean("WARC-Concurrent-To", responseID)
-        requestFields.appendClean("WARC-Payload-Digest", WARCDigest.empty)
-        requestFields.appendClean("WARC-Block-Digest", WARCDigest.of(requestHead.bytes))
+        // A request body (a POST a rendered page sent) is the request record's payload.
+        let body = capture.requestBody
+        requestFields.appendClean("WARC-Payload-Digest", body.isEmpty ? WARCDigest.empty : WARCDigest.of(body))
+        requestFields.appendClean("WARC-Block-Digest", WARCDigest.of(requestHead.bytes + body))
         requestFields.appendClean("Content-Type", "application/http;msgtype=request")
-        let request = WARCRecord(type: .request, fields: requestFields, head: requestHead.bytes, payload: .memory([]))
+        let request = WARCRecord(type: .request, fields: requestFields, head: requestHead.bytes, payload: .memory(body))
         let recordedDigest: String? = profile == .serverNotModified ? previous?.payloadDigest : payloadDigest
         return Exchange(request: request, response: response, profile: profile, reference: reference, responseHead: responseHead,
                         date: date, payloadDigest: recordedDigest)

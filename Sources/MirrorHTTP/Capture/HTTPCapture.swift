@@ -36,6 +36,8 @@ public struct HTTPCapture: Sendable {
     /// The request header block as sent, request line first, ending with the empty line. Over
     /// HTTP/2 libcurl shows it in HTTP/1.1 form (`GET /a HTTP/2`, `Host:` for `:authority`).
     public var requestHead: [UInt8]
+    /// The request's body as sent (empty for GET and HEAD); the request record's payload.
+    public var requestBody: [UInt8] = []
     /// The final response's status line and header lines, each as received and ending in CRLF,
     /// then the empty line. Over HTTP/2 libcurl shows `HTTP/2 200` and lower-case names. Empty
     /// when no response began.
@@ -61,7 +63,8 @@ public struct HTTPCapture: Sendable {
     public init(
         url: String, method: String = "GET", date: Date, requestHead: [UInt8], responseHead: [UInt8],
         payload: CapturedPayload, payloadSHA256: String, status: Int, httpVersion: String,
-        remoteIP: String? = nil, tlsVersion: String? = nil, cipher: String? = nil, truncation: Truncation? = nil
+        remoteIP: String? = nil, tlsVersion: String? = nil, cipher: String? = nil, truncation: Truncation? = nil,
+        requestBody: [UInt8] = []
     ) {
         self.url = url
         self.method = method
@@ -76,6 +79,7 @@ public struct HTTPCapture: Sendable {
         self.tlsVersion = tlsVersion
         self.cipher = cipher
         self.truncation = truncation
+        self.requestBody = requestBody
     }
 }
 
