@@ -39,6 +39,24 @@ import Testing
         #expect(summary.bytes == Int64((try FileManager.default.attributesOfItem(atPath: warc)[.size] as? Int) ?? 0))
     }
 
+    @Test func theWriterThreadRunsBelowTheCrawl() async throws {
+        let folder = try TemporaryFolderForTests()
+        let sink = try ArchiveSink.open(Self.configuration(folder.path))
+        var nice: Int?
+        for _ in 0..<100 where nice == nil {
+            for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? [] {
+                guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                      stat.contains("(mm-archive)"), let close = stat.range(of: ")", options: .backwards) else { continue }
+                // Fields after the name: state is field 3, nice field 19.
+                let fields = stat[close.upperBound...].split(separator: " ")
+                nice = Int(fields[16])
+            }
+            if nice == nil { try await Task.sleep(nanoseconds: 10_000_000) }
+        }
+        _ = try await sink.finish()
+        #expect(nice == 10)
+    }
+
     @Test func theNextRunRevisitsWhatTheLastOneCaptured() async throws {
         let folder = try TemporaryFolderForTests()
         let first = try ArchiveSink.open(Self.configuration(folder.path))

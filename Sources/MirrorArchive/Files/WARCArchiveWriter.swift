@@ -113,7 +113,7 @@ final class WARCArchiveWriter {
         let indexName = CDXJIndex.name(forWARC: file.name)
         try PrivateFile.write(CDXJIndex.text(lines: lines), to: configuration.indexFolder + "/" + indexName)
         lines.removeAll()
-        finished.append(FinishedFile(name: file.name, bytes: file.size, records: file.records.count, indexName: indexName))
+        finished.append(FinishedFile(name: file.name, bytes: file.size, records: file.recordCount, indexName: indexName))
     }
 
     /// Whether a response's member is deflated: not for a revisit or a payload under 512 bytes

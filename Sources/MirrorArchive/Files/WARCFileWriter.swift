@@ -39,8 +39,8 @@ final class WARCFileWriter {
     /// Bytes written so far, and buffered for the next write: the file's length once flushed.
     var size: Int64 { flushed + Int64(outgoing.count) }
     private var flushed: Int64 = 0
-    /// Every record written, in order.
-    private(set) var records: [Written] = []
+    /// Records written.
+    private(set) var recordCount = 0
     private let encoder: GzipEncoder
     private let buffer: GzipBuffer
     private var outgoing: [UInt8] = []
@@ -110,7 +110,7 @@ final class WARCFileWriter {
             try encoder.compress(WARCRecord.trailer, finish: true, into: &outgoing)
         }
         let written = Written(type: record.type, offset: offset, length: size - offset, fields: record.fields, head: record.head)
-        records.append(written)
+        recordCount += 1
         if outgoing.count >= Self.bufferSize { try flush() }
         return written
     }

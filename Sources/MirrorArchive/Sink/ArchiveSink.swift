@@ -74,6 +74,8 @@ public final class ArchiveSink: ExchangeRecorder, @unchecked Sendable {
     public var indexFolder: String { configuration.folder + "/" + Self.indexFolderName }
 
     public static let indexFolderName = "indexes"
+    /// The writer thread's nice value (see ``open(_:)``).
+    static let writerNice: Int32 = 10
     static let spoolFolderName = ".spool"
 
     private let history: CaptureHistory
@@ -120,6 +122,11 @@ public final class ArchiveSink: ExchangeRecorder, @unchecked Sendable {
                                writer: writer)
         let thread = Thread { [sink] in
             _ = CMirrorShims_set_thread_name("mm-archive")
+            #if os(Linux)
+            // Below the crawl it records (nice 10, this thread only): it writes with the cycles the
+            // crawl leaves, and catches up at full speed once the crawl ends.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(CMirrorShims_gettid()), ArchiveSink.writerNice)
+            #endif
             sink.run()
         }
         thread.stackSize = 1 << 20
