@@ -64,7 +64,7 @@ import Glibc
         let imageMember = scan.records[4]
         #expect(imageMember.length > 4000, "an image is stored, not deflated")
         #expect(scan.records[2].length < 800, "text is deflated: 1,200 bytes of repetitive HTML")
-        #expect(scan.records[1].length > scan.records[1].blockLength, "a request record is stored")
+        #expect(scan.records[1].length < Int64(members[1].count), "a request record is deflated")
         let one = try WARCReader(path: path).record(at: scan.records[2].offset)
         #expect(one.payload == Array(String(repeating: "<p>hello</p>", count: 100).utf8))
     }
