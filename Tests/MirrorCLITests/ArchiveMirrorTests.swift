@@ -18,12 +18,20 @@ import Glibc
         """
 
     /// A small site: pages, a gzip'd stylesheet with url() and @import, a script, images.
-    static func writeSite(_ nginx: NginxFixture, pages: Int = 6) throws {
+    /// `noise` adds that many bytes of text deflate cannot shrink much to each page.
+    static func writeSite(_ nginx: NginxFixture, pages: Int = 6, noise: Int = 0) throws {
         var links = ""
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         for index in 1...pages {
             links += "<li><a href=\"p\(index).html\">page \(index)</a></li>"
+            var text = ""
+            for _ in 0..<noise {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                text.append(letters[Int(state >> 33) % letters.count])
+            }
             try nginx.site.write("p\(index).html", "<!doctype html><title>p\(index)</title><link rel=stylesheet href=style.css>"
-                                 + "<p>page \(index) " + String(repeating: "text ", count: 200) + "</p><img src=img/logo.png>")
+                                 + "<p>page \(index) " + String(repeating: "text ", count: 200) + text + "</p><img src=img/logo.png>")
         }
         try nginx.site.write("index.html", "<!doctype html><html><head><title>Archive home</title><link rel=stylesheet href=style.css>"
                              + "<script src=app.js></script></head><body><h1 id=title>Archived over mTLS</h1><ul>\(links)</ul>"
@@ -45,9 +53,9 @@ import Glibc
         let scratch: TemporaryDirectory
         var archive: String { output.path + "/site/archive" }
 
-        init(pages: Int = 6) throws {
+        init(pages: Int = 6, noise: Int = 0) throws {
             nginx = try NginxFixture(.mtls, options: .init(extraServerDirectives: ArchiveMirrorTests.directives))
-            try ArchiveMirrorTests.writeSite(nginx, pages: pages)
+            try ArchiveMirrorTests.writeSite(nginx, pages: pages, noise: noise)
             output = try TemporaryDirectory(prefix: "archive-out")
             scratch = try TemporaryDirectory(prefix: "archive-scratch")
             try "localhost\tFALSE\t/\tFALSE\t0\tjar\tCOOKIE-JAR-SECRET\n".write(
@@ -259,7 +267,9 @@ import Glibc
     }
 
     @Test func aSIGKILLDuringARunLeavesOnlyWholeRecords() throws {
-        let site = try Site(pages: 400)
+        // About 3 MB of records: the writer's 1 MiB buffer reaches the file while the run goes on,
+        // however far the writer lags behind the crawl.
+        let site = try Site(pages: 400, noise: 8000)
         let process = Process()
         process.executableURL = runner.executable
         process.arguments = site.arguments(jobs: 2)
