@@ -32,6 +32,9 @@
 #                        curl --parallel --http2. What fetching alone costs on this machine, with
 #                        nothing to discover, parse or write
 #   --floor-jobs N       with --fetch-floor: transfers at a time for both floors (default 256)
+#   --warc               mirror mode: also run mtls-mirror with --warc and wget with --warc-file, in
+#                        the same rounds, and print the "Archive output" table: the wall time with
+#                        --warc against without, and the archive's size against wget's
 #   --tools LIST         comma-separated subset of mtls-mirror,wget,wget2 (default all three)
 #   --timeout S          wall-clock limit per tool run (default 900)
 #   --mtls-mirror-bin P  use this binary instead of building with scripts/build-release.sh
@@ -45,7 +48,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-fetch_floor=0 floor_jobs=256 pages=2000 seed="" runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 change_pct=0 kills=0 parallel_max=32 timeout_s=900 keep=0 build=1
+warc=0 fetch_floor=0 floor_jobs=256 pages=2000 seed="" runs=3 jobs=16 mtls_jobs="" latency=0 netns=0 use_proxy=0 refresh=0 change_pct=0 kills=0 parallel_max=32 timeout_s=900 keep=0 build=1
 bin="" tools="mtls-mirror,wget,wget2" meta_dir=_mirror work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -71,7 +74,8 @@ while [ $# -gt 0 ]; do
         --meta-dir) meta_dir=$2; shift 2 ;;
         --keep) keep=1; shift ;;
         --work-parent) work_parent=$2; shift 2 ;;
-        -h|--help) sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --warc) warc=1; shift ;;
+        -h|--help) sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "mirror-bench: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -235,14 +239,17 @@ tool_command() {
             # A second `mirror` of the same site is the incremental refresh (`refresh` runs
             # config.json sites; this is the same code path without a config file).
             COMMAND=("$bin" mirror "$origin" -o "$out" --name bench "${mtls_tls[@]}") ;;
+        mtls-mirror-warc) COMMAND=("$bin" mirror "$origin" -o "$out" --name bench --warc "${mtls_tls[@]}") ;;
         wget) COMMAND=(wget "${common_wget[@]}" --no-verbose -P "$out" "$origin") ;;
+        # wget's WARC 1.0 (gzip per record, with its own CDX), in the same folder as its mirror.
+        wget-warc) COMMAND=(wget "${common_wget[@]}" --no-verbose --warc-file="$out/bench" --warc-cdx -P "$out" "$origin") ;;
         wget2) COMMAND=(wget2 "${common_wget[@]}" --max-threads="$jobs" --no-verbose --progress=none -P "$out" "$origin") ;;
     esac
 }
 # mirror_root TOOL OUT: the folder that holds the mirrored site.
 mirror_root() {
     local tool=$1 out=$2 root
-    if [ "$tool" = mtls-mirror ]; then
+    if [ "$tool" = mtls-mirror ] || [ "$tool" = mtls-mirror-warc ]; then
         root=$out/bench/current
     else
         root=$(compgen -G "$out/$host*" | head -n 1 || true)
@@ -559,6 +566,8 @@ for tool in mtls-mirror wget wget2; do
         [ "$refresh" = 1 ] && [ "$mtls_refresh" = 0 ] && continue
     fi
     selected+=("$tool")
+    # --warc: each tool's archiving run right after its plain one, in the same round.
+    if [ "$warc" = 1 ] && [ "$refresh" = 0 ] && [ "$tool" != wget2 ]; then selected+=("$tool-warc"); fi
 done
 
 if [ "$refresh" = 0 ]; then
@@ -609,6 +618,11 @@ network="loopback"
 [ "$netns" = 1 ] && [ "$latency" != 0 ] && network="network namespace, tc netem round trip ≈ ${latency} ms"
 [ "$use_proxy" = 1 ] && network="loopback through $origin_proxy_name, round trip ≈ ${latency} ms"
 [ -z "$origin_http2" ] && network="$network, HTTP/1.1-only origin"
+if [ "$warc" = 1 ] && [ "$refresh" = 0 ]; then
+    python3 Benchmarks/warc-report.py --work "$work" --runs "$runs" --network "$network" >"$work/warc-report.md" ||
+        log "the archive table failed; see $work/warc-report.md"
+fi
 python3 Benchmarks/bench-report.py --work "$work" --pages "$pages" --expected-urls "$expected_urls" \
     --network "$network" --jobs "$jobs" --mtls-jobs "$mtls_jobs" --runs "$runs" --refresh "$refresh" --change "$change_pct" --parallel-max "$parallel_max" \
     --floor-jobs "$floor_jobs" --latency "$latency" --note "$mtls_note" --connect "$measured"
+[ -s "$work/warc-report.md" ] && cat "$work/warc-report.md"

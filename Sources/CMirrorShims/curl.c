@@ -7,6 +7,7 @@ CURLcode CMirrorShims_curl_easy_setopt_string(CURL *curl, CURLoption option, con
 CURLcode CMirrorShims_curl_easy_setopt_data_callback(CURL *curl, CURLoption option, CMirrorShims_curl_data_callback cb) { return curl_easy_setopt(curl, option, cb); }
 CURLcode CMirrorShims_curl_easy_setopt_ssl_ctx_callback(CURL *curl, CMirrorShims_curl_ssl_ctx_callback cb) { return curl_easy_setopt(curl, CURLOPT_SSL_CTX_FUNCTION, cb); }
 CURLcode CMirrorShims_curl_easy_setopt_prereq_callback(CURL *curl, curl_prereq_callback cb) { return curl_easy_setopt(curl, CURLOPT_PREREQFUNCTION, cb); }
+CURLcode CMirrorShims_curl_easy_setopt_debug_callback(CURL *curl, curl_debug_callback cb) { return curl_easy_setopt(curl, CURLOPT_DEBUGFUNCTION, cb); }
 
 CURLcode CMirrorShims_curl_easy_getinfo_long(CURL *curl, CURLINFO info, long *value) { return curl_easy_getinfo(curl, info, value); }
 CURLcode CMirrorShims_curl_easy_getinfo_off(CURL *curl, CURLINFO info, curl_off_t *value) { return curl_easy_getinfo(curl, info, value); }

@@ -1,5 +1,9 @@
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <unistd.h>
 #include "CMirrorShims_fs.h"
 
 int CMirrorShims_syncfs(int fd) { return syncfs(fd); }
+int CMirrorShims_sync_file_range_write(int fd, long long offset, long long count) {
+    return sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE);
+}

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <sys/eventfd.h>
 #include <sys/sendfile.h>
+#include <unistd.h>
 #endif
 
 int CMirrorShims_set_thread_name(const char *name) {
@@ -32,4 +33,5 @@ int CMirrorShims_eventfd(unsigned int initval, int flags) { return eventfd(initv
 int CMirrorShims_EFD_NONBLOCK(void) { return EFD_NONBLOCK; }
 int CMirrorShims_EFD_CLOEXEC(void) { return EFD_CLOEXEC; }
 ssize_t CMirrorShims_sendfile(int out_fd, int in_fd, off_t *offset, size_t count) { return sendfile(out_fd, in_fd, offset, count); }
+pid_t CMirrorShims_gettid(void) { return gettid(); }
 #endif

@@ -5,7 +5,7 @@ import MirrorHTTP
 
 /// The commands, in the order `--help` lists them.
 enum Command: String, CaseIterable {
-    case demo, mirror, refresh, serve, snapshots, rollback, schedule, fetch, inspect, `init`, man, completions
+    case demo, mirror, refresh, serve, snapshots, rollback, archive, schedule, fetch, inspect, `init`, man, completions
 
     var spec: CommandSpec {
         switch self {
@@ -17,6 +17,7 @@ enum Command: String, CaseIterable {
         case .serve: ServeCommand.spec
         case .snapshots: SnapshotsCommand.spec
         case .rollback: RollbackCommand.spec
+        case .archive: ArchiveCommand.spec
         case .schedule: ScheduleCommand.spec
         case .fetch: FetchCommand.spec
         case .inspect: InspectCommand.spec
@@ -127,6 +128,7 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
         case .serve: code = try await ServeCommand(arguments: parsed, logger: logger).run()
         case .snapshots: code = try await SnapshotsCommand(arguments: parsed, logger: logger).run()
         case .rollback: code = try await RollbackCommand(arguments: parsed, logger: logger).run()
+        case .archive: code = try await ArchiveCommand(arguments: parsed, logger: logger).run()
         case .schedule: code = try await ScheduleCommand(arguments: parsed, logger: logger).run()
         case .fetch: code = try await FetchCommand(arguments: parsed, logger: logger).run()
         case .inspect: code = try await InspectCommand(arguments: parsed, logger: logger).run()

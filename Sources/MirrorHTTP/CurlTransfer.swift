@@ -29,6 +29,8 @@ final class CurlTransfer: @unchecked Sendable {
     let outcome = HandshakeOutcome()
     let continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>
     let id: UInt64
+    /// The exchange's record, when the request asks for one (``HTTPRequest/capture``).
+    let capture: TransferCapture?
 
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private(set) var headers = HTTPHeaders()
@@ -38,9 +40,9 @@ final class CurlTransfer: @unchecked Sendable {
     private(set) var bodyBytes: Int64 = 0
     private let hasher = SHA256Stream()
     /// Why a callback aborted the transfer, if one did.
-    private(set) var abortReason: HTTPError?
+    var abortReason: HTTPError?
     private var identityInstallFailed: String?
-    private var statusCode: Int = 0
+    private(set) var statusCode: Int = 0
     private var connectionRecorded = false
     /// CURLOPT_ERRORBUFFER: libcurl's detailed message for the last failure.
     private let errorBuffer: UnsafeMutablePointer<CChar>
@@ -58,6 +60,7 @@ final class CurlTransfer: @unchecked Sendable {
     var isRetired = false
 
     init(id: UInt64, request: HTTPRequest, host: String, port: Int, profile: TLSProfile?, proxy: ProxyEndpoint? = nil,
+         capture: TransferCapture? = nil,
          continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>) throws(HTTPError) {
         guard let easy = curl_easy_init() else {
             throw .curl(url: request.url, code: -1, message: "curl_easy_init failed")
@@ -69,6 +72,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.port = port
         self.profile = profile
         self.proxy = proxy
+        self.capture = capture
         self.continuation = continuation
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -141,13 +145,16 @@ final class CurlTransfer: @unchecked Sendable {
         if let cap = request.maxBodyBytes {
             try check(CMirrorShims_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(cap)), "max file size")
         }
-        if request.acceptCompression {
+        if capture != nil {
+            try configureCapture(me)
+        } else if request.acceptCompression {
             // "" = every encoding this libcurl decodes (gzip, deflate, br, zstd).
             try check(CMirrorShims_curl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, Self.cString("")), "accept encoding")
         }
         try check(CMirrorShims_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, request.userAgent), "user agent")
 
         var lines = request.headers.map { "\($0.name): \($0.value)" }
+        if capture != nil, request.acceptCompression { lines.append("Accept-Encoding: " + CaptureOptions.acceptedEncodings) }
         if let etag = request.ifNoneMatch { lines.append("If-None-Match: \(etag)") }
         if let date = request.ifModifiedSince { lines.append("If-Modified-Since: \(date)") }
         for line in lines {
@@ -175,13 +182,15 @@ final class CurlTransfer: @unchecked Sendable {
     func receiveHeader(_ line: UnsafeBufferPointer<UInt8>) {
         var end = line.count
         while end > 0, line[end - 1] == UInt8(ascii: "\n") || line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        let isStatusLine = end >= 5 && line[0] == UInt8(ascii: "H") && line[1] == UInt8(ascii: "T") && line[2] == UInt8(ascii: "T")
+            && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/")
+        capture?.responseHeader(line, isStatusLine: isStatusLine)
         if end == 0 {
             // The blank line that ends a header block: the final one unless it followed a 1xx.
             if statusCode >= 200 { headersComplete = true }
             return
         }
-        if end >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
-           line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
+        if isStatusLine {
             let text = String(decoding: UnsafeBufferPointer(rebasing: line[0..<end]), as: UTF8.self)
             if profile != nil, !connectionRecorded {
                 // The connection may be reused (no handshake now): read its TLS parameters.
@@ -214,8 +223,16 @@ final class CurlTransfer: @unchecked Sendable {
         headers.append(name: name, value: value)
     }
 
-    /// Returns false to abort the transfer (the reason is kept in ``abortReason``).
+    /// Body bytes as libcurl hands them over: decoded by libcurl, or, with a capture, as sent
+    /// (kept for the capture, then decoded here). Returns false to abort the transfer (the
+    /// reason is kept in ``abortReason``).
     func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        guard let capture else { return receiveDecoded(chunk) }
+        return receiveCaptured(chunk, capture: capture)
+    }
+
+    /// Decoded body bytes. Returns false to abort the transfer.
+    func receiveDecoded(_ chunk: UnsafeRawBufferPointer) -> Bool {
         bodyBytes += Int64(chunk.count)
         if let byteRate = request.byteRate {
             // The engine thread waits: every transfer it carries pauses with it, which is what
@@ -230,6 +247,7 @@ final class CurlTransfer: @unchecked Sendable {
         if request.acceptCompression, bodyBytes > 1_048_576 {
             var wire: curl_off_t = 0
             _ = CMirrorShims_curl_easy_getinfo_off(easy, CURLINFO_SIZE_DOWNLOAD_T, &wire)
+            if let capture { wire = curl_off_t(capture.rawBytes) }
             if wire > 0, Double(bodyBytes) / Double(wire) > request.maxDecompressionRatio {
                 abortReason = .decompressionBomb(url: request.url, ratio: request.maxDecompressionRatio)
                 return false
@@ -318,6 +336,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Builds the result from curl's final code and the state the callbacks collected.
     func finish(code: CURLcode) -> Result<HTTPResponse, HTTPError> {
+        let sha256 = hasher.finalizeHex()
+        if let capture { finishCapture(capture, code: code, bodySHA256: sha256) }
         if fileDescriptor >= 0 {
             if request.syncFile, fsync(fileDescriptor) != 0, let path = request.destination.filePath, code == CURLE_OK {
                 close(fileDescriptor)
@@ -350,7 +370,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         var response = HTTPResponse(
             url: request.url, status: status, headers: headers, body: body,
-            bodyFile: nil, bodyBytes: bodyBytes, wireBytes: Int64(wire), sha256: hasher.finalizeHex(),
+            bodyFile: nil, bodyBytes: bodyBytes, wireBytes: Int64(wire), sha256: sha256,
             httpVersion: httpVersion, tls: nil, totalTime: total, reusedConnection: connects == 0)
         if case .memoryUpTo = request.destination, fileOpened, (200...299).contains(status) {
             response.bodyFile = request.destination.filePath

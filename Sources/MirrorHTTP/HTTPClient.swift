@@ -75,13 +75,14 @@ public final class HTTPClient: Sendable {
         }
         let engine = try engine(for: effectiveProfile)
         let id = nextTransferID()
-        let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
+        let capture = request.capture.map(TransferCapture.init)
+        var result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 do throws(HTTPError) {
                     let transfer = try CurlTransfer(
                         id: id, request: request, host: target.host, port: target.port,
                         profile: effectiveProfile, proxy: configuration.proxy.endpoint(isHTTPS: target.isHTTPS),
-                        continuation: continuation)
+                        capture: capture, continuation: continuation)
                     engine.submit(transfer)
                 } catch {
                     continuation.resume(returning: .failure(error))
@@ -89,6 +90,17 @@ public final class HTTPClient: Sendable {
             }
         } onCancel: {
             engine.cancel(id)
+        }
+        // The transfer set the capture before it resumed the continuation.
+        if let recorded = capture?.result {
+            if let recorder = request.capture?.recorder {
+                await recorder.record(recorded)
+            } else if case .success(var response) = result {
+                response.capture = recorded
+                result = .success(response)
+            } else {
+                recorded.payload.discardSpoolFile()
+            }
         }
         return try result.get()
     }

@@ -87,6 +87,10 @@ public struct HTTPRequest: Sendable {
     public var syncFile: Bool = true
     /// The client's total byte rate, paid for as the body arrives (``ByteRateLimiter``); nil: none.
     public var byteRate: ByteRateLimiter?
+    /// Record the exchange as it went over the wire (``HTTPCapture``), for an archive: the
+    /// engine then receives bodies undecoded, keeps them, and decodes them itself. The capture
+    /// goes to the options' recorder, or, without one, into ``HTTPResponse/capture``.
+    public var capture: CaptureOptions?
 
     public init(
         url: String,

@@ -76,6 +76,9 @@ public struct HTTPResponse: Sendable {
     public var totalTime: Double
     /// Whether curl reused an open connection.
     public var reusedConnection: Bool
+    /// The exchange as it went over the wire, when the request asked for a capture and named
+    /// no recorder (``CaptureOptions/recorder``); the caller then owns a spooled payload file.
+    public var capture: HTTPCapture? = nil
 
     /// The `Location` header for 3xx statuses.
     public var redirectLocation: String? {

@@ -1,4 +1,4 @@
-// CMirrorShims: logic-free C wrappers for the parts of libcurl, OpenSSL, libxml2 and the C
+// CMirrorShims: logic-free C wrappers for the parts of libcurl, OpenSSL, libxml2, zlib and the C
 // library that Swift cannot call directly (variadic functions, function-like macros, global
 // variables, _GNU_SOURCE declarations). Every symbol is prefixed `CMirrorShims_`.
 // No shim contains logic: each one forwards to exactly one C call.
@@ -10,5 +10,6 @@
 #include "CMirrorShims_sys.h"
 #include "CMirrorShims_fs.h"
 #include "CMirrorShims_x509gen.h"
+#include "CMirrorShims_zlib.h"
 
 #endif

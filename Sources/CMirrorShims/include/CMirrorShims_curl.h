@@ -15,6 +15,8 @@ CURLcode CMirrorShims_curl_easy_setopt_string(CURL *curl, CURLoption option, con
 CURLcode CMirrorShims_curl_easy_setopt_data_callback(CURL *curl, CURLoption option, CMirrorShims_curl_data_callback cb);
 CURLcode CMirrorShims_curl_easy_setopt_ssl_ctx_callback(CURL *curl, CMirrorShims_curl_ssl_ctx_callback cb);
 CURLcode CMirrorShims_curl_easy_setopt_prereq_callback(CURL *curl, curl_prereq_callback cb);
+/// CURLOPT_DEBUGFUNCTION: how an archive capture sees the request header block as sent.
+CURLcode CMirrorShims_curl_easy_setopt_debug_callback(CURL *curl, curl_debug_callback cb);
 
 CURLcode CMirrorShims_curl_easy_getinfo_long(CURL *curl, CURLINFO info, long *value);
 CURLcode CMirrorShims_curl_easy_getinfo_off(CURL *curl, CURLINFO info, curl_off_t *value);

@@ -6,4 +6,9 @@
 /// is published, instead of one fsync per file).
 int CMirrorShims_syncfs(int fd);
 
+/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: start writing a range of a file out without
+/// waiting (a WARC file being written, so that the snapshot's syncfs and the file's own fsync
+/// find little left to write).
+int CMirrorShims_sync_file_range_write(int fd, long long offset, long long count);
+
 #endif

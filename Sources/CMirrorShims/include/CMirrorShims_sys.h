@@ -32,6 +32,9 @@ int CMirrorShims_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flag
 int CMirrorShims_eventfd(unsigned int initval, int flags);
 int CMirrorShims_EFD_NONBLOCK(void);
 int CMirrorShims_EFD_CLOEXEC(void);
+// gettid(2) needs _GNU_SOURCE: the calling thread's id, for a per-thread setpriority(2) (the
+// archive's writer runs at a lower priority than the crawl it records).
+pid_t CMirrorShims_gettid(void);
 // sendfile(2) lives in <sys/sendfile.h>, which the Glibc module does not include.
 ssize_t CMirrorShims_sendfile(int out_fd, int in_fd, off_t *offset, size_t count);
 #endif

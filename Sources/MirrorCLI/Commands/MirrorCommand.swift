@@ -65,11 +65,12 @@ struct MirrorCommand {
             but some URLs failed (see DIR/NAME/current/_mirror/report.json). With no URL, the sites of \
             ./config.json (or --config FILE) are mirrored, each with its own identity, trust table and scope.
             """,
-        options: crawlOptions + TLSOptions.specs,
+        options: crawlOptions + archiveOptions + TLSOptions.specs,
         examples: [
             "mtls-mirror mirror https://intranet.example/ --cert me.p12 --pass-env P12_PASSWORD",
             "mtls-mirror mirror https://portal.example/docs/ --no-parent --depth 3 --cert me.crt --key me.key --cacert corp-ca.pem",
             "mtls-mirror mirror https://intranet.example/ --requisite-hosts cdn.example.com -j 16 -o /srv/mirrors",
+            "mtls-mirror mirror https://intranet.example/ --warc --cert me.p12 --pass-env P12_PASSWORD   # also WARC 1.1",
         ])
 
     let arguments: ParsedArguments
@@ -112,7 +113,8 @@ struct MirrorCommand {
                                                              politeness: job.politeness))
         defer { client.shutdown() }
         let code = try await SiteRun(job: job, security: security, client: client, logger: logger, keep: nil,
-                                     warnings: expiry.map { [$0] } ?? [], control: control).execute(command: "mirror")
+                                     warnings: expiry.map { [$0] } ?? [], control: control,
+                                     archive: try Self.archive(arguments, configured: nil)).execute(command: "mirror")
         if code == .success || code == .partial || code == .interrupted {
             logger.info("open \(job.siteDirectory)/current/index.html, or run `mtls-mirror serve -o \(job.outputRoot)`")
         }

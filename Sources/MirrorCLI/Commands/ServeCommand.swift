@@ -20,7 +20,9 @@ struct ServeCommand {
             It binds 127.0.0.1 by default; any other address needs --allow-remote and an access token, \
             because the content is protected. With --live, a page the mirror lacks (or older than \
             --max-age) is fetched from the origin with the site's identity and trust policy (from \
-            config.json, or the TLS options given here), rewritten as a crawl would, stored, and served.
+            config.json, or the TLS options given here), rewritten as a crawl would, stored, and served. \
+            A site mirrored with --warc is also replayed from its WARC files at the time a reader picks: \
+            /TIMESTAMP/URL (under /NAME/ with several sites), the capture nearest to TIMESTAMP (4 to 14 digits).
             """,
         options: [
             OptionSpec("output", short: "o", value: "DIR", help: "Serve the sites mirrored under DIR (default ./output, or the config's output)."),
@@ -112,6 +114,8 @@ struct ServeCommand {
             configuration.missHandler = LiveMissHandler(fetchers: fetchers, prefixes: prefixes)
         }
         defer { client?.shutdown() }
+        // A site with WARC files (mirror --warc) is also replayed at /SITE/TIMESTAMP/URL.
+        configuration.missHandler = ReplayMissHandler.wrap(configuration.missHandler, sites: sites.map { ($0.name, $0.directory) })
 
         let server = MirrorServer(configuration: configuration)
         let port = try server.start()

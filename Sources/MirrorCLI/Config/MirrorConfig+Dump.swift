@@ -26,6 +26,7 @@ extension SiteConfig {
             .init("trust", trust.dumpJSON), .init("scope", scope.dumpJSON), .init("limits", limits.dumpJSON), .init("traps", traps.dumpJSON),
             .init("http", http.dumpJSON), .init("refresh", refresh.dumpJSON), .init("serve", serve.dumpJSON),
         ]
+        if let archive { members.append(.init("archive", archive.dumpJSON)) }
         return .object(members)
     }
 }

@@ -2,7 +2,7 @@ import MirrorCore
 
 extension SiteConfig {
     /// The keys of a site object.
-    static let keys = ["name", "start", "identity", "trust", "scope", "limits", "traps", "http", "refresh", "serve", "proxy", "crawl"]
+    static let keys = ["name", "start", "identity", "trust", "scope", "limits", "traps", "http", "refresh", "serve", "proxy", "crawl", "archive"]
 
     /// Decodes and checks one entry of `sites`.
     init(decoding node: ConfigNode) throws(ConfigError) {
@@ -27,6 +27,7 @@ extension SiteConfig {
         serve = try object.optional("serve").map { node throws(ConfigError) in try SiteServeConfig(decoding: node) } ?? SiteServeConfig()
         crawl = try object.optional("crawl").map { node throws(ConfigError) in try CrawlConfig(decoding: node) } ?? CrawlConfig()
         proxy = try object.optional("proxy").map { node throws(ConfigError) in try ProxyConfig(decoding: node) }
+        archive = try object.optional("archive").map { node throws(ConfigError) in try ArchiveConfig(decoding: node) }
         try checkTrustCoverage(object)
     }
 

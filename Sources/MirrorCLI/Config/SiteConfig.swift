@@ -26,6 +26,8 @@ public struct SiteConfig: Sendable, Equatable {
     public var proxy: ProxyConfig? = nil
     /// Sitemaps and politeness.
     public var crawl = CrawlConfig()
+    /// Archive output (WARC files beside the mirror); nil: none.
+    public var archive: ArchiveConfig? = nil
 
     /// Creates a site with defaults for everything but its name and start URLs.
     public init(name: String, start: [WebURL], identity: IdentityConfig? = nil, trust: TrustConfig = TrustConfig(),

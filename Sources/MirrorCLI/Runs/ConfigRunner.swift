@@ -60,7 +60,8 @@ struct ConfigRunner {
                                                               proxy: proxy, politeness: job.politeness))
                 defer { client.shutdown() }
                 codes.append(try await SiteRun(job: job, security: security, client: client, logger: logger,
-                                               keep: site.refresh.keep, warnings: warnings, control: control)
+                                               keep: site.refresh.keep, warnings: warnings, control: control,
+                                               archive: try MirrorCommand.archive(arguments, configured: site.archive))
                     .execute(command: command))
             } catch CrawlError.cancelled {
                 throw CrawlError.cancelled

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorArchive
 import MirrorCore
 import MirrorCrawler
 import MirrorHTTP
@@ -20,6 +21,8 @@ struct SiteRun {
     var warnings: [String] = []
     /// Asks the crawl to stop early and publish what it has (a first signal).
     var control: RunControl? = nil
+    /// Archive output (WARC files from the crawl's fetches); nil or disabled: none.
+    var archive: ArchiveConfig?
 
     /// - Returns: the exit code: 0 complete, 10 partial, or the failure's own code.
     /// - Throws: ``CrawlError/cancelled`` when interrupted; other failures are logged,
@@ -44,23 +47,29 @@ struct SiteRun {
         if let removed = try? store?.cleanLeftovers(), !removed.isEmpty {
             logger.info("\(job.name): removed \(removed.count) partial snapshot(s) left by an interrupted run")
         }
+        var archiveSink: ArchiveSink?
         do {
             let progress = logger.minimumLevel <= .info ? CrawlProgress(site: job.name, logger: logger) : nil
             var job = self.job
             job.warnings += warnings
+            archiveSink = try openArchive(command: command)
+            job.capture = archiveSink?.captureOptions
             let crawler = try Crawler(job: job, security: security, client: client, logger: logger, progress: progress,
                                       control: control)
             let report = try await crawler.run()
             if let keep, let removed = try? store?.retain(keep: keep), !removed.isEmpty {
                 logger.info("\(job.name): removed \(removed.count) old snapshot(s) (keep \(keep))")
             }
-            let code = summarise(report)
+            var code = summarise(report)
+            if let failed = await finishArchive(archiveSink) { code = failed }
             record(history, started: started, code: code, report: report, error: nil)
             return code
         } catch CrawlError.cancelled {
+            _ = await finishArchive(archiveSink)
             record(history, started: started, code: .interrupted, report: nil, error: CrawlError.cancelled.summary)
             throw CrawlError.cancelled
         } catch let error as any DiagnosableError {
+            _ = await finishArchive(archiveSink)
             logger.error("\(job.name): \(error.summary)", hint: error.hint, category: error.category.rawValue)
             let code = ExitCode(error.category)
             record(history, started: started, code: code, report: nil, error: error.summary)

@@ -310,7 +310,8 @@ public final class Crawler: Sendable {
             guard let robotsURL = url.resolve("/robots.txt") else { continue }
             var request = HTTPRequest(url: robotsURL.string, headers: job.headers, maxBodyBytes: 512 * 1024, userAgent: job.userAgent)
             request.timeouts = job.limits.timeouts
-            let stored = known.origins[origin]
+            request.capture = job.capture
+            let stored = archiveHolds(robotsURL.string) ? known.origins[origin] : nil
             request.ifNoneMatch = stored?.etag
             request.ifModifiedSince = stored?.lastModified
             do {
@@ -350,7 +351,7 @@ public final class Crawler: Sendable {
     ) async -> FrontierAction? {
         // Only a body too large for memory goes to this file (created when the body outgrows
         // the limit), then is renamed to its final name.
-        let known = revalidate ? previous?.revalidatable(item.url) : nil
+        let known = revalidate ? revalidatable(item.url, in: previous) : nil
         // The sitemap says the copy we have is current: no request at all (opt-in).
         if job.sitemaps.trustLastModified, let known, let previous, sitemapDates.unchanged(item.url, since: known.fetchedAt),
            let next = try? await reuse(item, entry: known, previous: previous, state: state, staging: staging,
@@ -366,6 +367,7 @@ public final class Crawler: Sendable {
             timeouts: job.limits.timeouts, userAgent: job.userAgent)
         request.syncFile = false  // the snapshot is synced once before it is published
         request.parsedURL = item.url
+        request.capture = job.capture
         if let known {
             request.ifNoneMatch = known.etag
             request.ifModifiedSince = known.lastModified

@@ -39,6 +39,9 @@ public struct SiteJob: Sendable {
     public var sitemaps = SitemapOptions()
     /// Pacing, byte rate and back-off (the HTTP client's ``MirrorHTTP/HostThrottle``).
     public var politeness = Politeness()
+    /// Record every exchange of the crawl (robots.txt included) for an archive: the recorder
+    /// gets each request and response as they went over the wire, from the same fetches.
+    public var capture: CaptureOptions?
 
     /// Concurrent transfers unless configured. HTTP/2 carries them as streams over a few
     /// connections (at most ``CrawlLimits/perHostConnections`` per host), so a higher count costs
