@@ -11,7 +11,7 @@ let package = Package(
     products: [
         .executable(name: "mtls-mirror", targets: ["mtls-mirror"]),
         .library(name: "MirrorKit", targets: [
-            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler", "MirrorServer", "MirrorScheduler", "MirrorCLI",
+            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorRender", "MirrorCrawler", "MirrorServer", "MirrorScheduler", "MirrorCLI",
         ]),
     ],
     targets: [
@@ -35,6 +35,9 @@ let package = Package(
         .target(name: "MirrorHTTP", dependencies: ["MirrorCore", "MirrorTLS", "CCurl", "CMirrorShims"]),
         .target(name: "MirrorDocument", dependencies: ["MirrorCore", "CLibXML2", "CMirrorShims"]),
         .target(name: "MirrorStore", dependencies: ["MirrorCore", "CMirrorShims"]),
+        // Render mode (issue #24): the browser process, a DevTools client over its pipe, page
+        // sessions. It knows pages and DevTools messages, not trust or certificates.
+        .target(name: "MirrorRender", dependencies: ["MirrorCore", "CMirrorShims"]),
         .target(name: "MirrorCrawler", dependencies: [
             "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "CMirrorShims",
         ]),
@@ -56,6 +59,7 @@ let package = Package(
         .testTarget(name: "MirrorHTTPTests", dependencies: ["MirrorHTTP", "MirrorTLS", "MirrorTestSupport"]),
         .testTarget(name: "MirrorDocumentTests", dependencies: ["MirrorDocument", "MirrorTestSupport"]),
         .testTarget(name: "MirrorStoreTests", dependencies: ["MirrorStore", "MirrorTestSupport"]),
+        .testTarget(name: "MirrorRenderTests", dependencies: ["MirrorRender", "MirrorTestSupport"]),
         .testTarget(name: "MirrorCrawlerTests", dependencies: ["MirrorCrawler", "MirrorTestSupport"]),
         .testTarget(name: "MirrorSchedulerTests", dependencies: ["MirrorScheduler", "MirrorTestSupport"]),
         .testTarget(name: "MirrorServerTests", dependencies: ["MirrorServer", "MirrorTestSupport"]),

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <sys/eventfd.h>
 #include <sys/sendfile.h>
+#include <spawn.h>
 #endif
 
 FILE *CMirrorShims_stderr(void) { return stderr; }
@@ -36,4 +37,10 @@ int CMirrorShims_eventfd(unsigned int initval, int flags) { return eventfd(initv
 int CMirrorShims_EFD_NONBLOCK(void) { return EFD_NONBLOCK; }
 int CMirrorShims_EFD_CLOEXEC(void) { return EFD_CLOEXEC; }
 ssize_t CMirrorShims_sendfile(int out_fd, int in_fd, off_t *offset, size_t count) { return sendfile(out_fd, in_fd, offset, count); }
+#endif
+
+#ifdef __linux__
+int CMirrorShims_posix_spawn_file_actions_addclosefrom(void *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, from);
+}
 #endif

@@ -25,6 +25,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case partial = 10
     /// Another run of the same site holds its lock; nothing was done.
     case busy = 11
+    /// Render mode: the browser is unavailable or could not render (Chromium missing, or it
+    /// failed to start in its network namespace).
+    case browserUnavailable = 12
     /// The job was interrupted (SIGINT/SIGTERM); the previous snapshot is untouched.
     case interrupted = 130
 
@@ -40,6 +43,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .io: self = .io
         case .limit: self = .limit
         case .internal: self = .internalError
+        case .browser: self = .browserUnavailable
         }
     }
 
@@ -58,6 +62,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .limit: "a limit was exceeded (size, redirects, decompression)"
         case .partial: "partial: published, but some URLs failed (listed in the report)"
         case .busy: "another run of the same site is in progress (site lock held)"
+        case .browserUnavailable: "render mode: the browser is unavailable or could not start (install the Debian package chromium)"
         case .interrupted: "interrupted; the previous snapshot is untouched"
         }
     }
