@@ -57,7 +57,8 @@ public final class Renderer: Sendable {
                 choice = try IsolationProbe.choose()
             }
             let engine = RenderEngine(
-                launch: BrowserLaunch(executable: configuration.executable, isolation: choice.isolation),
+                launch: BrowserLaunch(executable: configuration.executable, isolation: choice.isolation,
+                                      profileParent: configuration.profileParent),
                 configuration: .init(tabs: configuration.tabs, budget: configuration.budget), logger: logger)
             state.withLock { $0.engine = engine }
             try await engine.start().get()
@@ -81,8 +82,8 @@ public final class Renderer: Sendable {
     ///   a crash or a page that would not answer).
     public func render(_ url: String, handler: any RenderRequestHandler) async -> Result<RenderedPage, PageRenderFailure> {
         let (engine, started) = state.withLock { ($0.engine, $0.started) }
-        guard let engine else { return .failure(.browserUnavailable(.stopped)) }
         if case .failure(let error) = started { return .failure(.browserUnavailable(error)) }
+        guard let engine else { return .failure(.browserUnavailable(.stopped)) }
         return await engine.render(url, handler: handler)
     }
 
@@ -110,6 +111,9 @@ public struct RenderConfiguration: Sendable, Equatable {
     /// (``BrowserIsolation``). Tests set ``BrowserIsolation/sharedNetworkForTestsOnly`` to show
     /// what the namespace prevents.
     public var isolation: BrowserIsolation?
+    /// Where the browser's throwaway profile folder is made (the system's temporary folder,
+    /// `TMPDIR` or `/tmp`, by default).
+    public var profileParent: String?
 
     /// Pages rendered at once unless configured: on 2 cores, 4 tabs render about as many pages
     /// a second as 8 and hold less memory (BENCHMARKS.md, "Render mode").
@@ -118,10 +122,11 @@ public struct RenderConfiguration: Sendable, Equatable {
     public static let tabsRange = 1...32
 
     public init(executable: String = BrowserLaunch.debianChromium, tabs: Int = RenderConfiguration.defaultTabs,
-                budget: PageBudget = PageBudget(), isolation: BrowserIsolation? = nil) {
+                budget: PageBudget = PageBudget(), isolation: BrowserIsolation? = nil, profileParent: String? = nil) {
         self.executable = executable
         self.tabs = tabs
         self.budget = budget
         self.isolation = isolation
+        self.profileParent = profileParent
     }
 }

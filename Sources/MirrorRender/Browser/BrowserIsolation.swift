@@ -25,9 +25,14 @@ public enum BrowserIsolation: Sendable, Equatable {
     /// escape). FOR TESTS THAT SHOW WHAT THE NAMESPACE PREVENTS; never chosen by mtls-mirror.
     case sharedNetworkForTestsOnly
 
-    /// Whether the browser's own sandbox is used.
-    public var usesSandbox: Bool {
-        self != .privateNetworkWithoutSandbox
+    /// Whether the browser's own sandbox is used for a process with effective user `uid`
+    /// (Chromium refuses it to root, unless root is mapped to another user in a namespace).
+    public func usesSandbox(uid: UInt32) -> Bool {
+        switch self {
+        case .privateNetworkWithSandbox: true
+        case .privateNetworkWithoutSandbox: false
+        case .sharedNetworkForTestsOnly: uid != 0
+        }
     }
 
     /// The `unshare(1)` arguments that start a program in this isolation, for a process with

@@ -11,10 +11,14 @@ public struct BrowserLaunch: Sendable, Equatable {
     public var executable: String
     /// How the browser is shut off from the network.
     public var isolation: BrowserIsolation
+    /// Where the profile folder is made (nil: the system's temporary folder).
+    public var profileParent: String?
 
-    public init(executable: String = BrowserLaunch.debianChromium, isolation: BrowserIsolation = .privateNetworkWithSandbox) {
+    public init(executable: String = BrowserLaunch.debianChromium, isolation: BrowserIsolation = .privateNetworkWithSandbox,
+                profileParent: String? = nil) {
         self.executable = executable
         self.isolation = isolation
+        self.profileParent = profileParent
     }
 
     /// The browser's flags. Besides the network namespace (``BrowserIsolation``), which is what
@@ -50,7 +54,7 @@ public struct BrowserLaunch: Sendable, Equatable {
     /// The program to spawn and its full argument vector (`argv[0]` included): `unshare` with
     /// the namespace flags in front of the browser, or the browser alone without isolation.
     func commandLine(profile: ProfileFolder, uid: UInt32, gid: UInt32) -> (program: String, arguments: [String]) {
-        let browser = [executable] + Self.flags(profile: profile, sandbox: isolation.usesSandbox)
+        let browser = [executable] + Self.flags(profile: profile, sandbox: isolation.usesSandbox(uid: uid))
         let unshareFlags = isolation.unshareArguments(uid: uid, gid: gid)
         if unshareFlags.isEmpty { return (executable, browser) }
         return (Self.unshare, [Self.unshare] + unshareFlags + ["--"] + browser)

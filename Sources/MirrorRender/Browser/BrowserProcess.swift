@@ -39,9 +39,9 @@ final class BrowserProcess: @unchecked Sendable {
     /// Starts the browser described by `launch` in a new profile folder.
     /// - Throws: ``RenderError/browserNotInstalled(path:)`` when the executable is missing,
     ///   ``RenderError/launchFailed(executable:errno:)`` when spawning fails.
-    static func spawn(_ launch: BrowserLaunch, profileParent: String? = nil) throws(RenderError) -> BrowserProcess {
+    static func spawn(_ launch: BrowserLaunch) throws(RenderError) -> BrowserProcess {
         guard access(launch.executable, X_OK) == 0 else { throw .browserNotInstalled(path: launch.executable) }
-        let profile = try ProfileFolder.create(in: profileParent, executable: launch.executable)
+        let profile = try ProfileFolder.create(in: launch.profileParent, executable: launch.executable)
         let (program, arguments) = launch.commandLine(profile: profile, uid: geteuid(), gid: getegid())
         if program == BrowserLaunch.unshare, access(program, X_OK) != 0 {
             profile.remove()

@@ -17,8 +17,13 @@ struct ProfileFolder: Sendable {
     var userDataDirectory: String { path + "/profile" }
     var configDirectory: String { path + "/config" }
     var cacheDirectory: String { path + "/cache" }
-    var temporaryDirectory: String { path + "/tmp" }
+    /// The browser's `TMPDIR`: the folder itself, since Chromium puts a Unix socket there
+    /// (`org.chromium.Chromium.XXXXXX/SingletonSocket`) and socket paths are limited to 107 bytes.
+    var temporaryDirectory: String { path }
     var standardErrorFile: String { path + "/browser.stderr" }
+
+    /// `/org.chromium.Chromium.XXXXXX/SingletonSocket`, which Chromium appends to `TMPDIR`.
+    static let socketSuffixLength = 45
 
     /// Makes a new folder `mtls-mirror-browser-XXXXXX` (mode 0700) under `parent` (the system's
     /// temporary folder by default), with the subfolders the browser is pointed at.
@@ -33,7 +38,11 @@ struct ProfileFolder: Sendable {
         guard made else { throw .launchFailed(executable: executable, errno: errno) }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let folder = ProfileFolder(path: path)
-        for directory in [folder.userDataDirectory, folder.configDirectory, folder.cacheDirectory, folder.temporaryDirectory] {
+        guard path.utf8.count + Self.socketSuffixLength <= 107 else {
+            folder.remove()
+            throw .launchFailed(executable: executable, errno: ENAMETOOLONG)
+        }
+        for directory in [folder.userDataDirectory, folder.configDirectory, folder.cacheDirectory] {
             guard mkdir(directory, 0o700) == 0 else {
                 let code = errno
                 folder.remove()
@@ -46,9 +55,10 @@ struct ProfileFolder: Sendable {
 
     /// The last non-empty lines of the browser's standard error (for error messages), without
     /// the D-Bus complaints every headless start prints.
-    func standardErrorTail(lines: Int = 1) -> String {
+    func standardErrorTail(lines: Int = 2) -> String {
         guard let text = try? String(contentsOfFile: standardErrorFile, encoding: .utf8) else { return "" }
-        let useful = text.split(separator: "\n").filter { !$0.contains("dbus") && !$0.isEmpty }
+        // D-Bus complaints and crashpad's missing cpufreq files are printed by every start.
+        let useful = text.split(separator: "\n").filter { !$0.contains("dbus") && !$0.contains("crashpad") && !$0.isEmpty }
         return useful.suffix(lines).joined(separator: " | ")
     }
 

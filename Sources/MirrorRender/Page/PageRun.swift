@@ -48,8 +48,8 @@ struct PageRun: Sendable, Equatable {
         case wait
         /// Quiet after load: run the settle script, then wait for quiet again.
         case settle
-        /// Read the DOM (quiet again after settling, or out of time).
-        case capture
+        /// Read the DOM: quiet again after settling, or (`timeUp`) out of time.
+        case capture(timeUp: Bool)
         /// The DOM was asked for and did not come: stop the page's scripts and ask again.
         case stopScriptsAndCaptureAgain
         /// Asked twice without an answer: the page cannot be read.
@@ -61,9 +61,10 @@ struct PageRun: Sendable, Equatable {
             guard now >= captureDeadline else { return .wait }
             return captureAttempt >= 2 ? .unresponsive : .stopScriptsAndCaptureAgain
         }
-        if now >= started + budget.time { return .capture }
-        guard loaded, outstanding.isEmpty, now - lastActivity >= budget.quiet else { return .wait }
-        return settled ? .capture : .settle
+        let quiet = loaded && outstanding.isEmpty && now - lastActivity >= budget.quiet
+        if now >= started + budget.time { return .capture(timeUp: !(quiet && settled)) }
+        guard quiet else { return .wait }
+        return settled ? .capture(timeUp: false) : .settle
     }
 
     /// The next moment ``step(now:)`` may answer something else than `.wait`.

@@ -74,10 +74,8 @@ extension BrowserMachine {
             tabs[index].phase = .rendering(run)
             send(DevToolsCommand("Runtime.evaluate", ["expression": .string(PageScripts.settle), "returnByValue": true],
                                  session: session), purpose: .settle, tab: index, generation: run.generation, into: &actions)
-        case .capture:
-            if now >= run.started + run.budget.time, !(run.loaded && run.outstanding.isEmpty) {
-                run.budgetCut = run.budgetCut ?? .time
-            }
+        case .capture(let timeUp):
+            if timeUp { run.budgetCut = run.budgetCut ?? .time }
             run.captureAttempt = 1
             run.captureDeadline = now + run.budget.capture
             tabs[index].phase = .rendering(run)
