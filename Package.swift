@@ -39,12 +39,12 @@ let package = Package(
         // sessions. It knows pages and DevTools messages, not trust or certificates.
         .target(name: "MirrorRender", dependencies: ["MirrorCore", "CMirrorShims"]),
         .target(name: "MirrorCrawler", dependencies: [
-            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "CMirrorShims",
+            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorRender", "CMirrorShims",
         ]),
         .target(name: "MirrorScheduler", dependencies: ["MirrorCore", "MirrorStore"]),
         .target(name: "MirrorServer", dependencies: ["MirrorCore", "MirrorStore", "COpenSSL", "CMirrorShims"]),
         .target(name: "MirrorCLI", dependencies: [
-            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler", "MirrorServer", "MirrorScheduler",
+            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorRender", "MirrorCrawler", "MirrorServer", "MirrorScheduler",
         ]),
 
         // MARK: The tool: a few lines over MirrorCLI

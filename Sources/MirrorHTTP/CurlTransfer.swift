@@ -93,6 +93,15 @@ final class CurlTransfer: @unchecked Sendable {
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0), "followlocation")
         if request.method == .head {
             try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_NOBODY, 1), "nobody")
+        } else if request.method == .post {
+            let body = request.body ?? []
+            try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_POST, 1), "post")
+            try check(CMirrorShims_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)), "post size")
+            // COPYPOSTFIELDS copies the bytes: the request value may go before the transfer does.
+            let code = body.withUnsafeBytes { bytes in
+                CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(Self.cString("")))
+            }
+            try check(code, "post body")
         }
         try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, me), "private")
         try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer), "error buffer")
@@ -140,6 +149,8 @@ final class CurlTransfer: @unchecked Sendable {
         try check(CMirrorShims_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, request.userAgent), "user agent")
 
         var lines = request.headers.map { "\($0.name): \($0.value)" }
+        // No `Expect: 100-continue` round trip before a POST body.
+        if request.method == .post { lines.append("Expect:") }
         if let etag = request.ifNoneMatch { lines.append("If-None-Match: \(etag)") }
         if let date = request.ifModifiedSince { lines.append("If-Modified-Since: \(date)") }
         for line in lines {

@@ -42,6 +42,7 @@ struct ConfigRunner {
             do {
                 var job = try site.makeJob(outputRoot: outputRoot, jobs: config.jobs)
                 if arguments.flag("full") { job.incremental = false }
+                job.render = try MirrorCommand.renderSettings(arguments, base: job.render)
                 let (security, warnings) = try site.makeSecurity(logger: logger)
                 let client = HTTPClient(configuration: .init(maxConnectionsPerHost: job.limits.perHostConnections,
                                                               maxTotalConnections: max(job.jobs, job.limits.perHostConnections)))

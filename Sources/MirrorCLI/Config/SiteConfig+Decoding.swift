@@ -2,7 +2,7 @@ import MirrorCore
 
 extension SiteConfig {
     /// The keys of a site object.
-    static let keys = ["name", "start", "identity", "trust", "scope", "limits", "http", "refresh", "serve"]
+    static let keys = ["name", "start", "identity", "trust", "scope", "limits", "http", "refresh", "serve", "render"]
 
     /// Decodes and checks one entry of `sites`.
     init(decoding node: ConfigNode) throws(ConfigError) {
@@ -24,6 +24,7 @@ extension SiteConfig {
         http = try object.optional("http").map { node throws(ConfigError) in try HTTPConfig(decoding: node) } ?? HTTPConfig()
         refresh = try object.optional("refresh").map { node throws(ConfigError) in try RefreshConfig(decoding: node) } ?? RefreshConfig()
         serve = try object.optional("serve").map { node throws(ConfigError) in try SiteServeConfig(decoding: node) } ?? SiteServeConfig()
+        render = try object.optional("render").flatMap { node throws(ConfigError) in try RenderConfig.decode(node) }
         try checkTrustCoverage(object)
     }
 

@@ -20,6 +20,8 @@ public struct SiteConfig: Sendable, Equatable {
     public var refresh: RefreshConfig
     /// Serving options.
     public var serve: SiteServeConfig
+    /// Render mode (nil: off).
+    public var render: RenderConfig? = nil
 
     /// Creates a site with defaults for everything but its name and start URLs.
     public init(name: String, start: [WebURL], identity: IdentityConfig? = nil, trust: TrustConfig = TrustConfig(),

@@ -1,4 +1,5 @@
 import MirrorCore
+import MirrorRender
 import MirrorStore
 
 /// Why a crawl produced no snapshot.
@@ -11,6 +12,8 @@ public enum CrawlError: DiagnosableError, Sendable {
     case startFailed(url: String, kind: String, cause: String, error: String)
     /// Interrupted (SIGINT/SIGTERM); the previous snapshot is untouched.
     case cancelled
+    /// Render mode's browser cannot be used (exit code 12); nothing was fetched.
+    case render(RenderError)
 
     public var category: ErrorCategory {
         switch self {
@@ -27,6 +30,7 @@ public enum CrawlError: DiagnosableError, Sendable {
             default: kind.hasPrefix("http-") ? .http : .network
             }
         case .cancelled: .network
+        case .render(let error): error.category
         }
     }
 
@@ -36,6 +40,7 @@ public enum CrawlError: DiagnosableError, Sendable {
         case .store(let error): error.summary
         case .startFailed(let url, _, let cause, _): "nothing mirrored: the start URL \(url) failed: \(cause)"
         case .cancelled: "interrupted; the previous snapshot is still current"
+        case .render(let error): error.summary
         }
     }
 
@@ -51,6 +56,7 @@ public enum CrawlError: DiagnosableError, Sendable {
             default: "run `mtls-mirror fetch URL` with the same options to see the failure alone"
             }
         case .cancelled: ""
+        case .render(let error): error.hint
         }
     }
 }

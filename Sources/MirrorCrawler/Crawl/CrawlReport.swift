@@ -42,6 +42,8 @@ public struct CrawlReport: Codable, Sendable {
     /// on a first run and on a refresh, which reads them from the manifest).
     public var outOfScopeCount: Int
     public var warnings: [String]
+    /// Render mode's part: pages rendered, budget cuts, refused requests (nil without it).
+    public var render: RenderSummary? = nil
 
     /// One line for the end of a run.
     public var summaryLine: String {

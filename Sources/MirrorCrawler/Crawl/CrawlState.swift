@@ -28,7 +28,7 @@ actor CrawlState {
         var originalOnly = false
     }
 
-    private(set) var frontier: Frontier
+    var frontier: Frontier
     private(set) var manifest = Manifest()
     private(set) var failures: [CrawlReport.Failure] = []
     private(set) var documents: [Document] = []

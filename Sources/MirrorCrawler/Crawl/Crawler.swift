@@ -15,16 +15,18 @@ import Glibc
 /// CSS are parsed by the fetch tasks, so parsing spreads over the cores while downloads go on.
 public final class Crawler: Sendable {
     public let job: SiteJob
-    private let security: SecurityPolicy
-    private let client: HTTPClient
-    private let logger: Logger
+    let security: SecurityPolicy
+    let client: HTTPClient
+    let logger: Logger
     private let progress: CrawlProgress?
-    private let scope: CrawlScope
+    let scope: CrawlScope
     private let mapper: PathMapper
     /// Folders already created in the snapshot being built (saves a walk per linked file).
     let directories = CreatedDirectories()
     /// What references resolved to, shared by the documents of one folder.
     let resolutions = ResolutionCache()
+    /// Render mode's browser and rules, when the job renders pages (``SiteJob/render``).
+    let rendering: Rendering?
 
     /// - Parameters:
     ///   - job: the site, scope and limits.
@@ -46,6 +48,11 @@ public final class Crawler: Sendable {
             throw .invalidJob(error.summary)
         }
         mapper = PathMapper(primaryOrigin: primary)
+        do {
+            rendering = try job.render.map { settings throws(ScopeError) in try Rendering(settings: settings, logger: logger) }
+        } catch {
+            throw .invalidJob("render rule: \(error.summary)")
+        }
     }
 
     /// Runs the crawl and publishes the snapshot.
@@ -73,8 +80,16 @@ public final class Crawler: Sendable {
         frontier.seed(job.startURLs)
         let state = CrawlState(frontier: frontier)
         if job.respectRobots { await loadRobots(into: state, staging: staging, previous: previous) }
+        do {
+            try await startRendering(state: state, staging: staging, originals: originals, previous: previous)
+        } catch {
+            if let rendering { await Self.offPool { rendering.renderer.shutdown() } }
+            removeQuietly(staging.fileSystem.root)
+            throw error
+        }
 
         await crawl(state: state, staging: staging, originals: originals, previous: previous)
+        let rendered = await finishRendering(staging: staging)
         var phaseStart = Date()
         logger.debug("\(job.name): crawl phase \(Self.seconds(since: started))")
         if let fatal = await state.fatal {
@@ -144,7 +159,7 @@ public final class Crawler: Sendable {
             throw .store(error)
         }
         let finished = Date()
-        let failures = await state.failures
+        let failures = await state.failures + (rendered?.failures ?? [])
         var byKind: [String: Int] = [:]
         for failure in failures { byKind[failure.kind, default: 0] += 1 }
         if let reason = await state.finishReason, reason != .exhausted {
@@ -161,7 +176,7 @@ public final class Crawler: Sendable {
             removed: previous.map { $0.removedCount(comparedWith: manifest) } ?? 0,
             previousSnapshot: previous?.id, rewrittenDocuments: rewritten,
             errorsByKind: byKind, errors: failures, outOfScope: await state.outOfScopeList,
-            outOfScopeCount: await state.outOfScopeCount, warnings: warnings)
+            outOfScopeCount: await state.outOfScopeCount, warnings: warnings, render: rendered?.summary)
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -274,7 +289,9 @@ public final class Crawler: Sendable {
     ) async -> FrontierAction? {
         // Only a body too large for memory goes to this file (created when the body outgrows
         // the limit), then is renamed to its final name.
-        let known = revalidate ? previous?.revalidatable(item.url) : nil
+        var known = revalidate ? previous?.revalidatable(item.url) : nil
+        // A page stored in another render mode last time is fetched again in full.
+        if known != nil, let previous, renderModeChanged(item, previous: previous) { known = nil }
         let temporary = CrawlState.temporaryName(in: "_mirror/tmp", worker: download.worker, sequence: download.sequence)
         let temporaryPath = staging.fileSystem.absolutePath(temporary)
         var request = HTTPRequest(
@@ -315,6 +332,13 @@ public final class Crawler: Sendable {
             }
             switch response.status {
             case 304 where known != nil && result.chain.count == 1:
+                // A rendered page is kept only if nothing it loaded has changed either.
+                let rendered = rendering?.renders(item) == true
+                if rendered, await mustRenderAgain(item.url) {
+                    return await process(item, download: download, state: state, staging: staging, originals: originals,
+                                         previous: previous, robotsAgent: robotsAgent, revalidate: false)
+                }
+                if rendered { await keepRendered(item.url) }
                 // A 304 has no body, so no file was created (CurlTransfer opens it lazily).
                 if let next = try await reuse(item, entry: known!, previous: previous!, state: state, staging: staging,
                                               originals: originals, robotsAgent: robotsAgent) {
@@ -327,6 +351,10 @@ public final class Crawler: Sendable {
                 let change: CrawlState.Change = previous?.manifest.entry(forKey: finalURL.string).map {
                     $0.sha256 == response.sha256 ? .unchanged : .changed
                 } ?? .added
+                if shouldRender(item, response: response) {
+                    return try await renderAndStore(item, finalURL: finalURL, response: response, temporaryPath: temporaryPath,
+                                                    state: state, staging: staging, originals: originals, robotsAgent: robotsAgent)
+                }
                 return try await store(item, finalURL: finalURL, response: response, temporaryPath: temporaryPath,
                                        state: state, staging: staging, originals: originals, change: change,
                                        robotsAgent: robotsAgent)
@@ -412,10 +440,16 @@ public final class Crawler: Sendable {
     /// Larger ones stream to a temporary file. 256 transfers hold at most 16 MiB this way.
     static let inMemoryBodyLimit = 64 * 1024
 
-    private func store(
+    /// Stores a fetched file (and, for a document, its original and prepared rewrite), and
+    /// offers its links.
+    /// - Parameters:
+    ///   - extraLinks: links besides the document's own (render mode: what the page loaded).
+    ///   - recordOnly: record the outcome without asking for the worker's next action (a
+    ///     response render mode claimed); the returned action is then `.wait` and meaningless.
+    func store(
         _ item: FrontierItem, finalURL: WebURL, response: HTTPResponse, temporaryPath: String,
         state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, change: CrawlState.Change,
-        robotsAgent: String?
+        robotsAgent: String?, extraLinks: [DiscoveredLink] = [], recordOnly: Bool = false
     ) async throws -> FrontierAction {
         let contentType = response.headers["Content-Type"]
         let localPath = mapper.relativePath(for: finalURL, contentType: contentType)
@@ -442,7 +476,7 @@ public final class Crawler: Sendable {
                                             maxURLLength: maxURLLength, cache: cache)
             }
         }
-        let (links, kind, draft) = (analysis.links, analysis.kind, analysis.draft)
+        let (links, kind, draft) = (analysis.links + extraLinks, analysis.kind, analysis.draft)
         let fileSystem = staging.fileSystem
         if downloaded {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: fileSystem)
@@ -458,6 +492,11 @@ public final class Crawler: Sendable {
         } else {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: fileSystem)
             try Self.writeNewFile(response.body, at: fileSystem.absolutePath(localPath), shownAs: localPath, replacing: true)
+        }
+        if recordOnly {
+            await state.stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links, documentKind: kind,
+                               change: change, rewrite: draft, originalOnly: !downloaded)
+            return .wait
         }
         return await state.storedThenNext(item, finalURL: finalURL, localPath: localPath, response: response, links: links,
                                           documentKind: kind, change: change, rewrite: draft, originalOnly: !downloaded,

@@ -29,6 +29,9 @@ public struct SiteJob: Sendable {
     public var incremental: Bool
     /// Warnings to repeat in the run's report (e.g. the client certificate expires soon).
     public var warnings: [String] = []
+    /// Render mode: pages loaded in a headless browser whose every request the crawl answers
+    /// (nil: no page is rendered).
+    public var render: RenderSettings? = nil
 
     /// Concurrent transfers unless configured. HTTP/2 carries them as streams over a few
     /// connections (at most ``CrawlLimits/perHostConnections`` per host), so a higher count costs
