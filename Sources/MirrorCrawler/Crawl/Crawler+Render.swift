@@ -28,6 +28,22 @@ final class Rendering: @unchecked Sendable {
 
     private let lock = NSLock()
     private var current: Run?
+    /// Refresh: whether each dependency checked so far changed (pages share most of theirs).
+    private var checked: [RenderRecord.Dependency: Task<Bool, Never>] = [:]
+
+    /// The answer for `dependency`, checked once per run however many pages share it.
+    func check(_ dependency: RenderRecord.Dependency, with work: @escaping @Sendable () async -> Bool) async -> Bool {
+        await task(for: dependency, work).value
+    }
+
+    private func task(for dependency: RenderRecord.Dependency, _ work: @escaping @Sendable () async -> Bool) -> Task<Bool, Never> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = checked[dependency] { return known }
+        let task = Task { await work() }
+        checked[dependency] = task
+        return task
+    }
 
     init(settings: RenderSettings, logger: Logger) throws(ScopeError) {
         self.settings = settings
@@ -251,12 +267,12 @@ extension Crawler {
     /// Whether a rendered page whose document answered 304 must be rendered again: it was not
     /// rendered last time (or with other scripts), or something it loaded has changed. Each
     /// dependency is asked for conditionally (its `ETag`/`Last-Modified`), or compared by hash;
-    /// a page that sent a POST is always rendered again.
+    /// a POST is sent again with its recorded body (one too large to keep makes the page
+    /// render again). Each dependency is checked once per run, whatever number of pages share it.
     func mustRenderAgain(_ url: WebURL) async -> Bool {
         guard let rendering, let run = rendering.run else { return false }
         guard let record = run.ledger.previous[url.string], record.scripts == rendering.settings.scripts else { return true }
-        if record.dependencies.contains(where: { $0.method != "GET" && $0.method != "HEAD" }) { return true }
-        let unique = Array(Set(record.dependencies.filter { $0.method == "GET" }))
+        let unique = Array(Set(record.dependencies))
         return await withTaskGroup(of: Bool.self) { group in
             var changed = false
             var next = 0
@@ -264,7 +280,7 @@ extension Crawler {
                 guard next < unique.count else { return }
                 let dependency = unique[next]
                 next += 1
-                group.addTask { await self.hasChanged(dependency) }
+                group.addTask { await rendering.check(dependency) { await self.hasChanged(dependency) } }
             }
             for _ in 0..<8 { add() }
             for await answer in group {
@@ -280,14 +296,28 @@ extension Crawler {
     }
 
     private func hasChanged(_ dependency: RenderRecord.Dependency) async -> Bool {
-        var request = HTTPRequest(url: dependency.url, headers: job.headers, destination: .discard,
+        guard dependency.status != 0 else { return true }  // it failed last time: try the page again
+        let method: HTTPRequest.Method
+        switch dependency.method {
+        case "GET": method = .get
+        case "HEAD": method = .head
+        case "POST": method = .post
+        default: return true
+        }
+        var request = HTTPRequest(url: dependency.url, method: method, headers: job.headers, destination: .discard,
                                   maxBodyBytes: job.limits.maxFileSize, timeouts: job.limits.timeouts, userAgent: job.userAgent)
-        request.ifNoneMatch = dependency.etag
-        request.ifModifiedSince = dependency.lastModified
+        if method == .post {
+            guard let text = dependency.requestBody, let body = Data(base64Encoded: text) else { return true }
+            request.body = Array(body)
+        } else {
+            request.ifNoneMatch = dependency.etag
+            request.ifModifiedSince = dependency.lastModified
+        }
         var redirects = job.redirects
         redirects.follow = false
-        guard let result = try? await client.fetch(request, security: security, redirects: redirects, retries: job.retries,
-                                                   cookies: job.cookies) else { return true }
+        guard let result = try? await client.fetch(request, security: security, redirects: redirects,
+                                                   retries: method == .post ? .none : job.retries, cookies: job.cookies)
+        else { return true }
         let response = result.response
         if response.status == 304, dependency.etag != nil || dependency.lastModified != nil { return false }
         if response.status != dependency.status { return true }

@@ -90,6 +90,9 @@ struct RenderBroker: RenderRequestHandler {
         var redirects = job.redirects
         redirects.follow = false
         let requestSHA = request.body.map { SHA256Digest.hex($0) }
+        let keptBody = method == .post ? request.body.flatMap {
+            $0.count <= RenderRecord.largestKeptBody ? Data($0).base64EncodedString() : nil
+        } : nil
         let result: FetchResult
         do {
             result = try await crawler.client.fetch(
@@ -97,14 +100,15 @@ struct RenderBroker: RenderRequestHandler {
                 cookies: job.cookies)
         } catch {
             await run.ledger.requestFailed()
-            recording.add(.init(method: method.rawValue, url: url.string, requestSHA256: requestSHA, status: 0))
+            recording.add(.init(method: method.rawValue, url: url.string, requestSHA256: requestSHA, requestBody: keptBody, status: 0))
             if case .timeout = error { return .fail(.timedOut) }
             if case .clientCertificateRejected = error { return .fail(.accessDenied) }
             return .fail(.failed)
         }
         let response = result.response
         recording.add(.init(
-            method: method.rawValue, url: url.string, requestSHA256: requestSHA, status: response.status, sha256: response.sha256,
+            method: method.rawValue, url: url.string, requestSHA256: requestSHA, requestBody: keptBody, status: response.status,
+            sha256: response.sha256,
             etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"], location: response.redirectLocation))
         let headers = Self.fields(response.headers)
         let success = (200...299).contains(response.status)

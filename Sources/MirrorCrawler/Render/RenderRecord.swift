@@ -11,6 +11,9 @@ struct RenderRecord: Codable, Sendable, Equatable {
         var url: String
         /// SHA-256 of a POST's body.
         var requestSHA256: String?
+        /// A POST's body (base64), when at most ``largestKeptBody`` bytes: a refresh sends it
+        /// again to see whether the answer changed.
+        var requestBody: String?
         /// The status the page got (0: the request failed).
         var status: Int
         /// SHA-256 of the body the page got.
@@ -20,6 +23,9 @@ struct RenderRecord: Codable, Sendable, Equatable {
         /// `Location` of a redirect.
         var location: String?
     }
+
+    /// The largest POST body kept for a refresh to send again.
+    static let largestKeptBody = 64 * 1024
 
     /// The page's URL.
     var url: String
