@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func aCrashedRendererIsReplacedAndThePageTriedAgain() async throws {
-        let scratch = try ProfileParent()
+        let scratch = try ShortTemporaryDirectory()
         let renderer = Renderer(configuration: RenderConfiguration(tabs: 1, profileParent: scratch.path), logger: .silent)
         defer { renderer.shutdown() }
         try await renderer.start()
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func aCrashedBrowserIsStartedAgainAndThePageTriedAgain() async throws {
-        let scratch = try ProfileParent()
+        let scratch = try ShortTemporaryDirectory()
         let renderer = Renderer(configuration: RenderConfiguration(tabs: 2, profileParent: scratch.path), logger: .silent)
         defer { renderer.shutdown() }
         try await renderer.start()
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func aPageThatCrashesTwiceIsReported() async throws {
-        let scratch = try ProfileParent()
+        let scratch = try ShortTemporaryDirectory()
         let renderer = Renderer(configuration: RenderConfiguration(tabs: 1, profileParent: scratch.path), logger: .silent)
         defer { renderer.shutdown() }
         try await renderer.start()
@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func theBrowserIsSandboxedAndLeavesNothingBehind() async throws {
-        let scratch = try ProfileParent()
+        let scratch = try ShortTemporaryDirectory()
         let renderer = Renderer(configuration: RenderConfiguration(tabs: 1, profileParent: scratch.path), logger: .silent)
         let (isolation, warning) = try await renderer.start()
         #expect(isolation == .privateNetworkWithSandbox)

@@ -25,11 +25,14 @@ struct ProfileFolder: Sendable {
     /// `/org.chromium.Chromium.XXXXXX/SingletonSocket`, which Chromium appends to `TMPDIR`.
     static let socketSuffixLength = 45
 
-    /// Makes a new folder `mtls-mirror-browser-XXXXXX` (mode 0700) under `parent` (the system's
-    /// temporary folder by default), with the subfolders the browser is pointed at.
+    /// Makes a new folder `mtls-mirror-browser-XXXXXX` (mode 0700) under `parent` (by default
+    /// `TMPDIR`, or `/tmp` when `TMPDIR` is too long for Chromium's socket path), with the
+    /// subfolders the browser is pointed at.
     /// - Throws: ``RenderError/launchFailed(executable:errno:)`` with the failing `errno`.
     static func create(in parent: String? = nil, executable: String) throws(RenderError) -> ProfileFolder {
-        let base = parent ?? (ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+        // TMPDIR when the socket path under it fits, else /tmp; an explicit parent must fit.
+        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let base = parent ?? (temporary.utf8.count + 27 + socketSuffixLength <= 107 ? temporary : "/tmp")
         var template = Array((base + "/mtls-mirror-browser-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
             guard let pointer = buffer.baseAddress else { return false }

@@ -3,13 +3,15 @@ import Glibc
 #endif
 import Foundation
 
-/// A short-named private folder under `/tmp` for a test's browser profile: Chromium puts a
-/// Unix socket under its profile, and socket paths are limited to 107 bytes, which a
-/// ``MirrorTestSupport/TemporaryDirectory`` (a UUID in its name) would exceed.
-final class ProfileParent: Sendable {
-    let path: String
+/// A private folder with a short name directly under `/tmp` (`/tmp/mr-XXXXXX`), removed with
+/// everything in it when released: for a browser's profile, under which Chromium makes a Unix
+/// socket, whose path may not exceed 107 bytes (a ``TemporaryDirectory``, with a UUID in its
+/// name, would).
+public final class ShortTemporaryDirectory: Sendable {
+    public let path: String
 
-    init() throws {
+    /// - Throws: `POSIXError` when `mkdtemp` fails.
+    public init() throws {
         var template = Array("/tmp/mr-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw POSIXError(.init(rawValue: errno) ?? .EIO)
