@@ -79,7 +79,7 @@ public final class Crawler: Sendable {
             maxPages: job.limits.maxPages, maxBytes: job.limits.maxBytes, maxURLLength: job.limits.maxURLLength))
         frontier.seed(job.startURLs)
         let state = CrawlState(frontier: frontier)
-        if job.respectRobots { await loadRobots(into: state, staging: staging, previous: previous) }
+        // The browser first: without it, render mode fetches nothing at all.
         do {
             try await startRendering(state: state, staging: staging, originals: originals, previous: previous)
         } catch {
@@ -87,6 +87,7 @@ public final class Crawler: Sendable {
             removeQuietly(staging.fileSystem.root)
             throw error
         }
+        if job.respectRobots { await loadRobots(into: state, staging: staging, previous: previous) }
 
         await crawl(state: state, staging: staging, originals: originals, previous: previous)
         let rendered = await finishRendering(staging: staging)
