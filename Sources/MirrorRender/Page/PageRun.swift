@@ -29,6 +29,13 @@ struct PageRun: Sendable, Equatable {
     var navigations: [String] = []
     /// Whether the settle script (lazy images, scrolling) has run.
     var settled = false
+    /// Requests made when the settle script ran: if none come after it, the page is done after
+    /// ``settleWindow`` instead of a whole quiet period.
+    var requestsAtSettle = 0
+
+    /// How long a page that the settle script did not make ask for anything waits before its
+    /// DOM is read.
+    static let settleWindow = 0.05
     /// 0: the DOM has not been asked for; 1: asked; 2: asked again after stopping scripts.
     var captureAttempt = 0
     var captureDeadline: Double?
@@ -61,17 +68,23 @@ struct PageRun: Sendable, Equatable {
             guard now >= captureDeadline else { return .wait }
             return captureAttempt >= 2 ? .unresponsive : .stopScriptsAndCaptureAgain
         }
-        let quiet = loaded && outstanding.isEmpty && now - lastActivity >= budget.quiet
+        let quiet = loaded && outstanding.isEmpty && now - lastActivity >= quietPeriod
         if now >= started + budget.time { return .capture(timeUp: !(quiet && settled)) }
         guard quiet else { return .wait }
         return settled ? .capture(timeUp: false) : .settle
+    }
+
+    /// The quiet that ends the current stage: the budget's before the settle script, and after
+    /// it too once the script made the page ask for more; otherwise ``settleWindow``.
+    var quietPeriod: Double {
+        settled && requestCount == requestsAtSettle ? min(budget.quiet, Self.settleWindow) : budget.quiet
     }
 
     /// The next moment ``step(now:)`` may answer something else than `.wait`.
     func deadline() -> Double {
         if let captureDeadline { return captureDeadline }
         var next = started + budget.time
-        if loaded, outstanding.isEmpty { next = min(next, lastActivity + budget.quiet) }
+        if loaded, outstanding.isEmpty { next = min(next, lastActivity + quietPeriod) }
         return next
     }
 

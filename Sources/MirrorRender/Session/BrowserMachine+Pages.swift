@@ -70,6 +70,7 @@ extension BrowserMachine {
             return
         case .settle:
             run.settled = true
+            run.requestsAtSettle = run.requestCount
             run.lastActivity = now
             tabs[index].phase = .rendering(run)
             send(DevToolsCommand("Runtime.evaluate", ["expression": .string(PageScripts.settle), "returnByValue": true],
