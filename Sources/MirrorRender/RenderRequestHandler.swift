@@ -23,6 +23,7 @@ public struct InterceptedRequest: Sendable, Equatable {
     /// fetch more than this.
     public var maximumBodyBytes: Int64
 
+    /// A request as the render layer hands it out (tests build their own).
     public init(url: String, method: String, headers: [HeaderField], body: [UInt8]?, resourceType: String,
                 isPageDocument: Bool, isFrameDocument: Bool = false, maximumBodyBytes: Int64) {
         self.url = url
@@ -43,8 +44,11 @@ public struct InterceptedRequest: Sendable, Equatable {
 
 /// One HTTP header field.
 public struct HeaderField: Sendable, Equatable {
+    /// The field name as sent (compare it without case).
     public var name: String
+    /// The field value.
     public var value: String
+    /// A field.
     public init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
@@ -65,7 +69,9 @@ public enum InterceptedAnswer: Sendable, Equatable {
         case blockedByClient = "BlockedByClient"
         /// The origin could not be reached, or answered with an error the page never sees.
         case failed = "Failed"
+        /// The origin did not answer in time.
         case timedOut = "TimedOut"
+        /// The origin refused the client certificate.
         case accessDenied = "AccessDenied"
         /// The page no longer needs it (it is done, or it navigated away).
         case aborted = "Aborted"

@@ -20,6 +20,7 @@ public struct RenderedPage: Sendable, Equatable {
     /// Seconds from the first navigation to the capture.
     public var seconds: Double
 
+    /// A rendered page (the render layer makes them; tests build their own).
     public init(url: String, html: [UInt8], frames: [RenderedFrame], completion: Completion, requestCount: Int,
                 bodyBytes: Int64, navigations: [String], seconds: Double) {
         self.url = url
@@ -66,6 +67,7 @@ public struct RenderedFrame: Sendable, Equatable {
     /// Its DOM with doctype, as UTF-8 (as ``RenderedPage/html``).
     public var html: [UInt8]
 
+    /// A frame's DOM.
     public init(url: String, html: [UInt8]) {
         self.url = url
         self.html = html

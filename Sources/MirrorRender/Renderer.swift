@@ -14,6 +14,7 @@ import MirrorCore
 /// The renderer never fetches and never sees a certificate: the handler does the fetching.
 /// A browser that crashes or stops answering is started again and its pages tried once more.
 public final class Renderer: Sendable {
+    /// The browser and budgets this renderer runs with.
     public let configuration: RenderConfiguration
     private let logger: Logger
     private let state = LockedState()
@@ -30,6 +31,10 @@ public final class Renderer: Sendable {
         }
     }
 
+    /// A renderer; nothing starts until ``start()``.
+    /// - Parameters:
+    ///   - configuration: the browser, the tabs, the budgets.
+    ///   - logger: diagnostics (a browser restarted after a crash, say).
     public init(configuration: RenderConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
@@ -121,6 +126,7 @@ public struct RenderConfiguration: Sendable, Equatable {
     /// The accepted range of ``tabs``.
     public static let tabsRange = 1...32
 
+    /// A configuration; every parameter has the default described on its property.
     public init(executable: String = BrowserLaunch.debianChromium, tabs: Int = RenderConfiguration.defaultTabs,
                 budget: PageBudget = PageBudget(), isolation: BrowserIsolation? = nil, profileParent: String? = nil) {
         self.executable = executable

@@ -45,7 +45,7 @@ import Testing
         budget.capture = 1
         let (result, _, seconds) = try await render("""
             <p id="state">shell</p>
-            <script>document.getElementById('state').textContent = 'built'; setTimeout(() => { for (;;) {} }, 300);</script>
+            <script>document.getElementById('state').textContent = 'built'; setTimeout(() => { for (;;) {} }, 0);</script>
             """, budget: budget)
         let page = try result.get()
         #expect(page.completion == .budgetCut(.script))

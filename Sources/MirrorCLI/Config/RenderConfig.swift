@@ -22,6 +22,7 @@ public struct RenderConfig: Sendable, Equatable {
     /// replayed by `serve`).
     public var scripts = RenderSettings.Scripts.neutralise
 
+    /// Render mode with every default: every page, 4 at once, scripts neutralised.
     public init() {}
 
     /// The crawl's render settings, with the browser at `executable`.

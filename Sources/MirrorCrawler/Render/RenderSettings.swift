@@ -21,8 +21,10 @@ public struct RenderSettings: Sendable {
     public var excludes: [PathRule] = []
     /// The browser: binary, pages at once, per-page budgets.
     public var browser = RenderConfiguration()
+    /// What the stored copy of a rendered page is.
     public var scripts: Scripts = .neutralise
 
+    /// Every page rendered, with the default browser and budgets, scripts neutralised.
     public init() {}
 }
 

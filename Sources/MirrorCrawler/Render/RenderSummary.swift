@@ -2,6 +2,7 @@
 public struct RenderSummary: Codable, Sendable, Equatable {
     /// A page whose budget ended it: what was rendered by then was kept.
     public struct BudgetCut: Codable, Sendable, Equatable {
+        /// The page.
         public var url: String
         /// `time`, `requests`, `bytes` or `script` (``MirrorRender/RenderedPage/BudgetLimit``).
         public var limit: String
@@ -9,7 +10,9 @@ public struct RenderSummary: Codable, Sendable, Equatable {
 
     /// A request of a rendered page that was never sent to the network.
     public struct Refused: Codable, Sendable, Equatable {
+        /// What the page asked for.
         public var url: String
+        /// Why it was not sent (`out of scope: …`, `disallowed by robots.txt`, …).
         public var reason: String
         /// The page that made it.
         public var page: String
@@ -26,6 +29,7 @@ public struct RenderSummary: Codable, Sendable, Equatable {
     public var unchanged: Int
     /// Pages the browser could not render (stored as fetched; also in the report's errors).
     public var failed: Int
+    /// Pages a budget ended, with the budget.
     public var budgetCut: [BudgetCut]
     /// Requests refused (out of scope, robots.txt, a method or kind never sent), counted.
     public var refusedCount: Int

@@ -14,6 +14,7 @@ public struct BrowserLaunch: Sendable, Equatable {
     /// Where the profile folder is made (nil: the system's temporary folder).
     public var profileParent: String?
 
+    /// A launch of `executable` in `isolation`, its profile under `profileParent`.
     public init(executable: String = BrowserLaunch.debianChromium, isolation: BrowserIsolation = .privateNetworkWithSandbox,
                 profileParent: String? = nil) {
         self.executable = executable
