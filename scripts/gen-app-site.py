@@ -13,7 +13,9 @@ content, the navigation and the images exist only after the script has fetched J
   /api/pages/ID.json    page ID's data; "related" links make every page reachable from /
                         through script-built links only (ID's children are 2*ID and 2*ID+1)
   /img/ID.svg           the page's image; /img/lazy-ID.svg its lazy image (loading="lazy")
-  /static/app.css       with a url() background image (/img/bg.svg)
+  /static/app.css       with a url() background image (/img/bg.svg) and an @font-face (/static/app.woff2)
+  /static/boot.mjs      a module script importing /static/lib.mjs, which writes the footer
+  /widget.html          a same-origin frame the home page's script adds; its own script builds it
 
 Also written (not linked from any page):
   OUTDIR/_expected.json   {"pages": [paths], "texts": {path: text}, "tokens": {path: token}}
@@ -28,10 +30,12 @@ SHELL = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>App shell</title>
 <link rel="stylesheet" href="/static/app.css">
 <script src="/static/app.js" defer></script>
+<script type="module" src="/static/boot.mjs"></script>
 </head><body>
 <nav id="menu">Loading menu…</nav>
 <main id="content">Loading…</main>
 <p id="search"></p>
+<footer id="footer"></footer>
 </body></html>
 """
 
@@ -65,18 +69,33 @@ SCRIPT = """(function () {
       list.appendChild(entry);
     }
     main.appendChild(list);
+    if (id === 'home') main.appendChild(el('iframe', { src: '/widget.html', title: 'widget' }));
   });
   fetch('/api/search', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ q: id }) })
     .then(r => r.json()).then(answer => { document.getElementById('search').textContent = 'Search: ' + answer.hits.join(', '); });
 })();
 """
 
-STYLE = """body { font: 16px sans-serif; background: #fff url(/img/bg.svg) no-repeat right top; }
+WIDGET = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>Widget</title></head><body><p id="widget">Loading widget…</p>
+<script>document.getElementById('widget').textContent = 'Widget built by its own script';</script>
+</body></html>
+"""
+
+BOOT = """import { footer } from '/static/lib.mjs';
+document.getElementById('footer').textContent = footer();
+"""
+
+LIB = """export function footer() { return 'Built by a module script'; }
+"""
+
+STYLE = """@font-face { font-family: AppFont; src: url(/static/app.woff2) format("woff2"); }
+body { font: 16px AppFont, sans-serif; background: #fff url(/img/bg.svg) no-repeat right top; }
 nav a { margin-right: 1em; }
 """
 
 NGINX = """location = /api/search { default_type application/json; return 200 '{"hits":["search-hit"]}'; }
-types { text/html html; text/css css; application/javascript js; application/json json; image/svg+xml svg; }
+types { text/html html; text/css css; application/javascript js mjs; application/json json; image/svg+xml svg; font/woff2 woff2; }
 """
 
 
@@ -104,6 +123,11 @@ def main():
     write(root, "index.html", SHELL)
     write(root, "static/app.js", SCRIPT)
     write(root, "static/app.css", STYLE)
+    write(root, "widget.html", WIDGET)
+    write(root, "static/boot.mjs", BOOT)
+    write(root, "static/lib.mjs", LIB)
+    # Not a real font (the browser asks for it, then ignores it): what matters is the request.
+    write(root, "static/app.woff2", "wOF2 placeholder font for the render-mode fixture\n")
     write(root, "img/bg.svg", svg("background", "#eee"))
     menu = {"items": [{"href": "/", "label": "Home"}] + [
         {"href": f"/pages/{i}.html", "label": f"Section {i}"} for i in range(1, min(count, 4) + 1)]}

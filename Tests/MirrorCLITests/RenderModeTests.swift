@@ -90,13 +90,21 @@ import Testing
             let html = (try? String(contentsOf: Self.file(snapshot, page: page), encoding: .utf8)) ?? ""
             #expect(html.contains(site.expected.texts[page] ?? "?"), "\(page) lacks its rendered text")
             #expect(!html.contains("Loading…"), "\(page) is still the empty shell")
+            #expect(html.contains("Built by a module script"), "\(page): the module script's footer")
             #expect(html.contains("script-src 'none'") && html.contains("text/x-mtls-mirror-neutralised"), "\(page): scripts neutralised")
         }
-        for path in ["api/menu.json", "api/pages/7.json", "img/7.svg", "img/lazy-7.svg", "img/bg.svg", "static/app.js"] {
+        for path in ["api/menu.json", "api/pages/7.json", "img/7.svg", "img/lazy-7.svg", "img/bg.svg", "static/app.js",
+                     "static/boot.mjs", "static/lib.mjs", "static/app.woff2"] {
             #expect(FileManager.default.fileExists(atPath: snapshot.appendingPathComponent(path).path), "\(path) was loaded by a page")
         }
         let manifest = try String(contentsOf: snapshot.appendingPathComponent("_mirror/manifest.tsv"), encoding: .utf8)
         #expect(manifest.contains("/api/pages/7.json\t=api/pages/7.json\t200\t=application/json"))
+        // The frame the home page's script added is stored as its own script built it.
+        let widget = (try? String(contentsOf: snapshot.appendingPathComponent("widget.html"), encoding: .utf8)) ?? ""
+        #expect(widget.contains("Widget built by its own script") && widget.contains("script-src 'none'"), "\(widget)")
+        // The module the page imported is known only to the browser: it is among the page's references.
+        let homeRow = manifest.split(separator: "\n").first { $0.hasPrefix(origin.url(.mtls) + "\t") }.map(String.init) ?? ""
+        #expect(homeRow.contains("+" + origin.url(.mtls, path: "/static/lib.mjs")), "\(homeRow)")
         let report = try Self.report(snapshot)
         let render = try #require(report["render"] as? [String: Any])
         #expect(render["rendered"] as? Int == site.expected.pages.count, "\(render)")

@@ -50,3 +50,26 @@ import Testing
         #expect(handler.requests.filter(\.isPageDocument).map(\.url) == ["\(Self.app)/"])
     }
 }
+
+extension RendererTests {
+    @Test func sameOriginFramesAreReadWithThePage() async throws {
+        let renderer = Renderer(configuration: RenderConfiguration(tabs: 1), logger: .silent)
+        defer { renderer.shutdown() }
+        try await renderer.start()
+        let handler = StaticHandler([
+            "\(Self.app)/": StaticHandler.html("""
+                <!DOCTYPE html><html><head><title>Frames</title></head><body><h1>Outer</h1>
+                <iframe src="/inner.html"></iframe></body></html>
+                """),
+            "\(Self.app)/inner.html": StaticHandler.html("""
+                <!DOCTYPE html><html><body><p id="inner">shell</p>
+                <script>document.getElementById('inner').textContent = 'built inside the frame';</script></body></html>
+                """),
+        ])
+        let page = try await renderer.render("\(Self.app)/", handler: handler).get()
+        #expect(page.frames.map(\.url) == ["\(Self.app)/inner.html"])
+        let frame = String(decoding: page.frames.first?.html ?? [], as: UTF8.self)
+        #expect(frame.hasPrefix("<!DOCTYPE html>") && frame.contains(#"<p id="inner">built inside the frame</p>"#), "\(frame)")
+        #expect(handler.requests.contains { $0.url == "\(Self.app)/inner.html" && $0.isFrameDocument })
+    }
+}
