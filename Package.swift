@@ -25,15 +25,23 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // zlib: gzip-compressed sitemaps (README "Sitemaps").
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // libp11: OpenSSL's PKCS#11 bridge, for keys on smart cards, tokens and HSMs (README "Hardware tokens").
+        .systemLibrary(
+            name: "CLibP11", pkgConfig: "libp11",
+            providers: [.apt(["libp11-dev"]), .brew(["libp11"])]),
 
         // MARK: Logic-free C shims for what Swift cannot call (variadics, macros, globals)
         .target(name: "CMirrorShims", dependencies: ["CCurl", "CLibXML2", "COpenSSL"]),
 
         // MARK: Library, by role
         .target(name: "MirrorCore", dependencies: ["COpenSSL", "CMirrorShims"]),
-        .target(name: "MirrorTLS", dependencies: ["MirrorCore", "COpenSSL", "CMirrorShims"]),
+        .target(name: "MirrorTLS", dependencies: ["MirrorCore", "COpenSSL", "CLibP11", "CMirrorShims"]),
         .target(name: "MirrorHTTP", dependencies: ["MirrorCore", "MirrorTLS", "CCurl", "CMirrorShims"]),
-        .target(name: "MirrorDocument", dependencies: ["MirrorCore", "CLibXML2", "CMirrorShims"]),
+        .target(name: "MirrorDocument", dependencies: ["MirrorCore", "CLibXML2", "CZlib", "CMirrorShims"]),
         .target(name: "MirrorStore", dependencies: ["MirrorCore", "CMirrorShims"]),
         // Render mode (issue #24): the browser process, a DevTools client over its pipe, page
         // sessions. It knows pages and DevTools messages, not trust or certificates.

@@ -4,13 +4,16 @@
 # On Linux the Swift runtime and Foundation are linked statically (--static-swift-stdlib): the
 # linker keeps only what the tool uses, which saves about 4 MiB of resident memory and the
 # start-up relocation of the runtime's shared libraries (figures in BENCHMARKS.md). The binary
-# then depends only on the system's libcurl, libxml2, OpenSSL and libc. Elsewhere the default
+# then depends only on the system's libcurl, libxml2, OpenSSL, libp11, zlib, libc and the C++ runtime (libstdc++,
+# libgcc_s) under Swift's own runtime; scripts/package-deb.sh turns it into a .deb. Elsewhere the default
 # (shared) linking is used.
 #
-# Usage: scripts/build-release.sh            build output goes to stderr, the path to stdout
+# Usage: scripts/build-release.sh [--scratch-path DIR]   build output goes to stderr, the path to stdout
+#   --scratch-path DIR   build in DIR instead of .build (scripts/package-deb.sh uses it from inside
+#                        `swift test`, which holds the lock of .build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-flags=(-c release --product mtls-mirror)
+flags=(-c release --product mtls-mirror "$@")
 [ "$(uname -s)" = Linux ] && flags+=(--static-swift-stdlib)
 swift build "${flags[@]}" >&2
 echo "$(swift build "${flags[@]}" --show-bin-path)/mtls-mirror"

@@ -23,7 +23,8 @@ mirror must copy completely) and every hostile case below, each at its own path:
                     /short.html (shorter than its Content-Length), /stall.html (headers, then nothing),
                     /bomb.html (gzip expanding to 1 GiB), /wrongtype/html-as-png, /wrongtype/png-as-html,
                     /charset.html (charset=utf-16 on UTF-8 bytes), /error500, /error503 (503 with
-                    Retry-After: 1 once, then 200)
+                    Retry-After: 1 once, then 200), /trickle/headers (one header line every 2 s,
+                    for ever), /trickle/body (Content-Length 1 MB, one byte a second)
   malformed         /malformed/unclosed.html, /malformed/nested.html (100,000 nested elements),
                     /malformed/invalid-utf8.html, /malformed/nul.html, /malformed/longline.html
                     (50 MB on one line, chunked), /malformed/imports.html (a.css <-> b.css @import)
@@ -112,7 +113,7 @@ HOSTILE_LINKS = [
     "/loop/a", "/chain/0", "/redirect/other-host", "/redirect/other-ip", "/redirect/downgrade", "/redirect/file",
     "/unsafe/", "/download", LONG_PATH, LONG_SEGMENTS, "/Case.html", "/case.html", DEEP_PATH,
     "/huge.bin", "/short.html", "/stall.html", "/bomb.html", "/wrongtype/html-as-png", "/wrongtype/png-as-html",
-    "/charset.html", "/error500", "/error503",
+    "/charset.html", "/error500", "/error503", "/trickle/headers", "/trickle/body",
     "/malformed/unclosed.html", "/malformed/nested.html", "/malformed/invalid-utf8.html", "/malformed/nul.html",
     "/malformed/longline.html", "/malformed/imports.html",
 ]
@@ -249,6 +250,15 @@ class Origin:
         if path == "/charset.html":
             return Response(200, "<!doctype html><html><body><p>caf\u00e9 \u2014 na\u00efve</p><a href=\"/normal/b.html\">b</a></body></html>".encode(),
                             "text/html; charset=utf-16")
+        if path == "/trickle/headers":
+            response = Response(200, None)
+            response.mode = "trickle-headers"
+            return response
+        if path == "/trickle/body":
+            response = Response(200, None, "application/octet-stream")
+            response.length = 1000 * 1000
+            response.mode = "trickle-body"
+            return response
         if path == "/error500":
             return Response(500, b"<p>internal error</p>")
         if path == "/error503":
@@ -323,6 +333,16 @@ class Origin:
 
     async def send(self, writer, reader, method, response):
         """Writes the response; returns whether the connection may be kept open."""
+        if response.mode == "trickle-headers":
+            # A status line, then one header line every 2 s: each line resets a plain idle timer.
+            writer.write(b"HTTP/1.1 200 OK\r\n")
+            count = 0
+            while not self.gone(writer, reader):
+                count += 1
+                writer.write(b"X-Trickle-%d: %s\r\n" % (count, b"x" * 20))
+                await writer.drain()
+                await asyncio.sleep(2)
+            return False
         head = ["HTTP/1.1 %d %s" % (response.status, REASONS.get(response.status, "Status"))]
         head += ["%s: %s" % pair for pair in response.headers]
         if response.chunked:
@@ -340,6 +360,14 @@ class Origin:
         if response.mode == "short":
             writer.write(response.body)
             await writer.drain()
+            return False
+        if response.mode == "trickle-body":
+            sent = 0
+            while sent < response.length and not self.gone(writer, reader):
+                writer.write(b"x")
+                sent += 1
+                await writer.drain()
+                await asyncio.sleep(1)
             return False
         if response.mode == "stall":
             await writer.drain()

@@ -7,7 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libcurl4-openssl-dev libxml2-dev libssl-dev pkg-config nginx apache2-bin openssl ca-certificates curl chromium fonts-dejavu-core python3 python3-venv util-linux)
+packages=(libcurl4-openssl-dev libxml2-dev libssl-dev zlib1g-dev libp11-dev p11-kit-modules softhsm2 opensc squid pkg-config nginx apache2-bin openssl ca-certificates curl chromium fonts-dejavu-core python3 python3-venv util-linux)
+# Packaging (issue #28): the .deb's tools (dpkg-deb, dpkg-shlibdeps, strip, lintian) and the shells
+# whose completion scripts the tests load.
+packages+=(dpkg-dev binutils lintian bash zsh fish)
 if [ "${1:-}" = "--bench" ]; then
     packages+=(wget wget2 wrk hyperfine iproute2 time)
 fi
@@ -45,4 +48,15 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q --disable-pip-version-check -r scripts/python-requirements.txt -c scripts/python-constraints.txt
     echo "$wanted" >"$stamp"
+fi
+# kubernetes-validate gets an environment of its own: it needs jsonschema >= 4.18, which
+# frictionless (under wacz) forbids; see scripts/python-requirements-kubernetes.txt.
+kvenv="$venv-kubernetes"
+kstamp="$kvenv/.requirements"
+kwanted=$(cat scripts/python-requirements-kubernetes.txt scripts/python-constraints-kubernetes.txt | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$kstamp" 2>/dev/null)" != "$kwanted" ]; then
+    echo "install-deps: installing kubernetes-validate into $kvenv" >&2
+    python3 -m venv "$kvenv"
+    "$kvenv/bin/pip" install -q --disable-pip-version-check -r scripts/python-requirements-kubernetes.txt -c scripts/python-constraints-kubernetes.txt
+    echo "$kwanted" >"$kstamp"
 fi

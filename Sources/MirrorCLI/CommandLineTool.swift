@@ -5,7 +5,7 @@ import MirrorHTTP
 
 /// The commands, in the order `--help` lists them.
 enum Command: String, CaseIterable {
-    case demo, mirror, refresh, serve, snapshots, rollback, schedule, fetch, inspect, `init`, man
+    case demo, mirror, refresh, serve, snapshots, rollback, schedule, fetch, inspect, `init`, man, completions
 
     var spec: CommandSpec {
         switch self {
@@ -20,6 +20,7 @@ enum Command: String, CaseIterable {
         case .schedule: ScheduleCommand.spec
         case .fetch: FetchCommand.spec
         case .inspect: InspectCommand.spec
+        case .completions: CompletionsCommand.spec
         }
     }
 }
@@ -34,7 +35,7 @@ func mainHelpText() -> String {
         "Commands:",
     ]
     for command in Command.allCases {
-        lines.append("  " + command.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + command.spec.summary)
+        lines.append("  " + command.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) + command.spec.summary)
     }
     lines += [
         "",
@@ -115,14 +116,21 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
         case .demo: code = try await DemoCommand(arguments: parsed, logger: logger).run()
         case .`init`: code = try await InitCommand(arguments: parsed, logger: logger).run()
         case .man: code = try await ManCommand(arguments: parsed, logger: logger).run()
-        case .mirror: code = try await Interruption.run { try await MirrorCommand(arguments: parsed, logger: logger).run() }
-        case .refresh: code = try await Interruption.run { try await RefreshCommand(arguments: parsed, logger: logger).run() }
+        case .mirror:
+            code = try await Interruption.run { control in
+                try await MirrorCommand(arguments: parsed, logger: logger, control: control).run()
+            }
+        case .refresh:
+            code = try await Interruption.run { control in
+                try await RefreshCommand(arguments: parsed, logger: logger, control: control).run()
+            }
         case .serve: code = try await ServeCommand(arguments: parsed, logger: logger).run()
         case .snapshots: code = try await SnapshotsCommand(arguments: parsed, logger: logger).run()
         case .rollback: code = try await RollbackCommand(arguments: parsed, logger: logger).run()
         case .schedule: code = try await ScheduleCommand(arguments: parsed, logger: logger).run()
         case .fetch: code = try await FetchCommand(arguments: parsed, logger: logger).run()
         case .inspect: code = try await InspectCommand(arguments: parsed, logger: logger).run()
+        case .completions: code = try await CompletionsCommand(arguments: parsed, logger: logger).run()
         }
         return code.rawValue
     } catch CrawlError.cancelled {

@@ -21,6 +21,14 @@ public enum ErrorCategory: String, Sendable, Codable, CaseIterable {
     case browser
     /// A bug or an unexpected library failure.
     case `internal`
+    /// A hardware token refused the PIN, or its PIN is locked.
+    case tokenPIN
+    /// The hardware token (smart card, USB token, HSM slot) is not present.
+    case tokenAbsent
+    /// The key or certificate is not on the token.
+    case tokenObjectAbsent
+    /// The PKCS#11 module (or OpenSSL's bridge to it) is not installed.
+    case tokenModule
 }
 
 /// An error that can explain itself to a user in one line, and say what to try.

@@ -24,7 +24,7 @@ public final class Logger: Sendable {
         }
     }
 
-    public enum Format: String, Sendable { case text, json }
+    public enum Format: String, Sendable, CaseIterable { case text, json }
 
     public let minimumLevel: Level
     public let format: Format

@@ -11,6 +11,7 @@ enum CurlErrorMapper {
         if let trustError = transfer.outcome.trustError {
             return .serverTrust(url: url, trustError)
         }
+        if let proxyError = proxyFailure(code: code, transfer: transfer, message: message) { return proxyError }
         if let rejection = ClientCertificateRejection.detect(tlsMessage: message) {
             return .clientCertificateRejected(url: url, identitySent: transfer.profile?.identity != nil, detail: rejection)
         }

@@ -1,6 +1,7 @@
 import CCurl
 import CMirrorShims
 import Foundation
+import MirrorCore
 import MirrorTLS
 
 /// A libcurl multi handle driven by one dedicated thread.
@@ -51,6 +52,8 @@ final class CurlMultiEngine: @unchecked Sendable {
     private var saturatedRounds = 0
     /// The policy learnt a lower stream limit: the waiting transfers must try again.
     private var retryWaiting = false
+    /// When the header deadlines were last checked (monotonic nanoseconds).
+    private var lastDeadlineSweep: UInt64 = 0
 
     /// How many times the engine waited a whole poll timeout (one second) while transfers were
     /// in flight. Against a server that answers at once this stays 0; a count there means
@@ -223,6 +226,27 @@ final class CurlMultiEngine: @unchecked Sendable {
         }
     }
 
+    /// Fails the transfers whose response headers are overdue (``HTTPRequest/Timeouts/headers``),
+    /// checked at most twice a second. libcurl has no such deadline: a server that sends one
+    /// header line every few seconds keeps its idle timer from ever firing.
+    /// - Returns: how many were failed.
+    private func failOverdueHeaders() -> Int {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now &- lastDeadlineSweep >= 500_000_000 else { return 0 }
+        lastDeadlineSweep = now
+        var failed = 0
+        for (id, transfer) in active where transfer.headersOverdue(at: now) {
+            active.removeValue(forKey: id)
+            curl_multi_remove_handle(multi, transfer.easy)
+            retire(transfer)
+            let seconds = NumberText.fixed(transfer.request.timeouts.headers, fractionDigits: 0)
+            transfer.continuation.resume(returning: .failure(.timeout(
+                url: transfer.request.url, message: "the response headers were not complete within \(seconds) s of the request")))
+            failed += 1
+        }
+        return failed
+    }
+
     private func run() {
         while true {
             lock.lock()
@@ -297,6 +321,7 @@ final class CurlMultiEngine: @unchecked Sendable {
                 completed += 1
             }
             accountSentRequests()
+            completed += failOverdueHeaders()
             // After completions, go round again at once: with HTTP/2, other streams' frames may
             // already sit in libcurl's buffers, where polling the socket would not see them.
             var ready: Int32 = 0

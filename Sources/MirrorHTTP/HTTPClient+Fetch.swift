@@ -75,18 +75,40 @@ extension HTTPClient {
         let target = try RequestTarget(request.url, parsed: request.parsedURL)
         let profile = target.isHTTPS ? try security.profile(host: target.host, port: target.port, url: request.url) : nil
         var attempt = 0
+        var attempts = 0
+        var throttledRetries = 0
+        var request = request
+        request.byteRate = throttle?.byteRate
         while true {
             attempt += 1
+            attempts += 1
             if Task.isCancelled { throw .cancelled(url: request.url) }
+            if let throttle, !(await throttle.acquire(host: target.host, port: target.port)) { throw .cancelled(url: request.url) }
             do throws(HTTPError) {
                 let response = try await perform(request, profile: profile, target: target)
+                if let throttle {
+                    let retryAfter = response.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: Date()) }
+                    await throttle.finish(host: target.host, port: target.port, status: response.status,
+                                          retryAfter: retryAfter, bytes: response.bodyBytes)
+                    if Politeness.sheddingStatuses.contains(response.status) {
+                        // The host sheds load: it backs off (the throttle holds its next start) and
+                        // the URL is tried again then, apart from the retries of other errors.
+                        let politeness = throttle.politeness
+                        guard throttledRetries < politeness.maximumThrottledRetries,
+                              (retryAfter ?? 0) <= politeness.maximumRetryAfter else { return (response, attempts) }
+                        throttledRetries += 1
+                        attempt -= 1
+                        continue
+                    }
+                }
                 if let wait = retries.delay(afterAttempt: attempt, status: response.status, error: nil,
                                             retryAfter: response.headers["Retry-After"]) {
                     await sleep(wait)
                     continue
                 }
-                return (response, attempt)
+                return (response, attempts)
             } catch {
+                await throttle?.finish(host: target.host, port: target.port, status: nil, retryAfter: nil, bytes: 0)
                 guard let wait = retries.delay(afterAttempt: attempt, status: nil, error: error, retryAfter: nil) else {
                     throw error
                 }

@@ -17,14 +17,26 @@ public final class HTTPClient: Sendable {
         public var maxConnectionsPerHost: Int
         /// Concurrent connections in all, per profile (CURLMOPT_MAX_TOTAL_CONNECTIONS).
         public var maxTotalConnections: Int
-        public init(maxConnectionsPerHost: Int = 8, maxTotalConnections: Int = 32) {
+        /// Whether requests go through a proxy; ``ProxySettings/direct`` (the default) also
+        /// switches off libcurl's reading of `https_proxy` and its kin.
+        public var proxy: ProxySettings
+        /// Pacing, byte rate and back-off per host (``HostThrottle``); nil: none (429/503 are
+        /// then retried as ``RetryPolicy`` says, like any other error status).
+        public var politeness: Politeness?
+        public init(maxConnectionsPerHost: Int = 8, maxTotalConnections: Int = 32, proxy: ProxySettings = .direct,
+                    politeness: Politeness? = nil) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxTotalConnections = maxTotalConnections
+            self.proxy = proxy
+            self.politeness = politeness
         }
     }
 
     private let configuration: Configuration
     private let state = LockedState()
+    /// The per-host throttle every ``fetch(_:security:redirects:retries:cookies:follow:sleep:)``
+    /// consults, when the configuration asks for politeness.
+    public let throttle: HostThrottle?
 
     private final class LockedState: @unchecked Sendable {
         let lock = NSLock()
@@ -37,7 +49,11 @@ public final class HTTPClient: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        throttle = configuration.politeness.map { HostThrottle(politeness: $0) }
     }
+
+    /// Which proxy this client's requests use, in one line (for reports and logs).
+    public var proxySummary: String { configuration.proxy.summary }
 
     /// Performs one request (no redirects followed, no retries).
     ///
@@ -64,7 +80,8 @@ public final class HTTPClient: Sendable {
                 do throws(HTTPError) {
                     let transfer = try CurlTransfer(
                         id: id, request: request, host: target.host, port: target.port,
-                        profile: effectiveProfile, continuation: continuation)
+                        profile: effectiveProfile, proxy: configuration.proxy.endpoint(isHTTPS: target.isHTTPS),
+                        continuation: continuation)
                     engine.submit(transfer)
                 } catch {
                     continuation.resume(returning: .failure(error))

@@ -39,13 +39,17 @@ public enum HTTPError: DiagnosableError, Sendable {
     case cancelled(url: String)
     /// An unexpected libcurl failure.
     case curl(url: String, code: Int32, message: String)
+    /// The proxy answered the CONNECT with an error status (403 denied, 407 authentication).
+    case proxyRefused(url: String, proxy: String, status: Int)
+    /// The proxy could not be reached (name, connection, or its own TLS handshake).
+    case proxyUnreachable(url: String, proxy: String, code: Int32, message: String)
 
     public var category: ErrorCategory {
         switch self {
         case .serverTrust: .serverTrust
         case .clientCertificateRejected: .clientCertificateRejected
         case .clientIdentity: .clientIdentity
-        case .tls, .network, .timeout, .truncated, .cancelled: .network
+        case .tls, .network, .timeout, .truncated, .cancelled, .proxyRefused, .proxyUnreachable: .network
         case .bodyTooLarge, .decompressionBomb, .tooManyRedirects, .redirectRefused: .limit
         case .httpStatus: .http
         case .invalidURL: .usage
@@ -59,7 +63,8 @@ public enum HTTPError: DiagnosableError, Sendable {
         case .serverTrust(let url, _), .clientCertificateRejected(let url, _, _), .clientIdentity(let url, _),
              .tls(let url, _, _), .network(let url, _, _), .timeout(let url, _), .bodyTooLarge(let url, _),
              .decompressionBomb(let url, _), .truncated(let url, _), .tooManyRedirects(let url, _),
-             .httpStatus(let url, _), .cancelled(let url), .curl(let url, _, _):
+             .httpStatus(let url, _), .cancelled(let url), .curl(let url, _, _),
+             .proxyRefused(let url, _, _), .proxyUnreachable(let url, _, _, _):
             url
         case .redirectRefused(let from, _, _): from
         case .invalidURL(let url, _): url
@@ -102,6 +107,10 @@ public enum HTTPError: DiagnosableError, Sendable {
             "fetch of \(url) was cancelled"
         case .curl(let url, let code, let message):
             "libcurl failed on \(url) (code \(code)): \(message)"
+        case .proxyRefused(let url, let proxy, let status):
+            "the proxy \(proxy) refused the tunnel to \(url): CONNECT answered HTTP \(status)"
+        case .proxyUnreachable(let url, let proxy, let code, let message):
+            "cannot reach the proxy \(proxy) for \(url) (curl \(code)): \(message)"
         }
     }
 
@@ -126,6 +135,9 @@ public enum HTTPError: DiagnosableError, Sendable {
         case .io: "check the output path and its permissions"
         case .cancelled: ""
         case .curl: "this is unexpected; please report it with the URL"
+        case .proxyRefused(_, _, 407): "the proxy wants credentials: --proxy-user NAME with --proxy-pass-env VAR (config: proxy.user, proxy.password)"
+        case .proxyRefused: "ask the proxy's administrators to allow CONNECT to this host and port, or reach it directly with --noproxy HOST"
+        case .proxyUnreachable: "check --proxy (host, port, http:// or https://), and --proxy-cacert for an HTTPS proxy with a private CA"
         }
     }
 }

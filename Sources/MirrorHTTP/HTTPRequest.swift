@@ -38,19 +38,29 @@ public struct HTTPRequest: Sendable {
         }
     }
 
-    /// Connect, stall and total time limits (libcurl CURLOPT_CONNECTTIMEOUT_MS,
-    /// CURLOPT_LOW_SPEED_TIME/LIMIT, CURLOPT_TIMEOUT_MS).
+    /// Connect, header, stall and total time limits (libcurl CURLOPT_CONNECTTIMEOUT_MS,
+    /// CURLOPT_LOW_SPEED_TIME/LIMIT, CURLOPT_TIMEOUT_MS; the header deadline is the engine's).
+    ///
+    /// The defaults end a response that trickles within 60 s: headers must be complete 30 s
+    /// after the request left, and a body slower than 512 bytes a second for 30 s is cut off.
     public struct Timeouts: Sendable, Equatable {
         public var connect: TimeInterval
         /// The transfer fails when fewer than `lowSpeedBytes` arrive per second for this long.
         public var idle: TimeInterval
+        /// The floor rate, in bytes per second, over the `idle` window.
         public var lowSpeedBytes: Int
         public var total: TimeInterval
-        public init(connect: TimeInterval = 15, idle: TimeInterval = 30, lowSpeedBytes: Int = 1, total: TimeInterval = 600) {
+        /// The response's status line and headers must be complete this long after the request
+        /// was sent (a server that trickles header lines, one every few seconds, never ends
+        /// otherwise: each line resets a plain idle timer).
+        public var headers: TimeInterval
+        public init(connect: TimeInterval = 15, idle: TimeInterval = 30, lowSpeedBytes: Int = 512, total: TimeInterval = 600,
+                    headers: TimeInterval = 30) {
             self.connect = connect
             self.idle = idle
             self.lowSpeedBytes = lowSpeedBytes
             self.total = total
+            self.headers = headers
         }
     }
 
@@ -82,6 +92,8 @@ public struct HTTPRequest: Sendable {
     public var syncFile: Bool = true
     /// The request body of a POST (nil: none).
     public var body: [UInt8]?
+    /// The client's total byte rate, paid for as the body arrives (``ByteRateLimiter``); nil: none.
+    public var byteRate: ByteRateLimiter?
 
     public init(
         url: String,

@@ -1,47 +1,31 @@
-/// A set of hosts, written as patterns: `example.com`, `example.com:8443`, `*.example.com`.
-///
-/// A pattern without a port matches every port of that host; `*.example.com` matches hosts
-/// below example.com but not example.com itself. Matching ignores case and a trailing dot.
-/// Used for the client identity's scope: the identity is sent only to hosts in it.
-public struct HostScope: Sendable, Equatable {
-    public let patterns: [String]
+import MirrorCore
 
-    public init(_ patterns: [String]) {
-        self.patterns = patterns.map { $0.lowercased() }
+/// The hosts that receive the client identity: ``MirrorCore/HostPattern``s (`example.com`,
+/// `example.com:8443`, `*.example.com`, `[::1]:8443`), matched as that type matches.
+///
+/// A text that is not a valid pattern is left out, so it can never widen the scope; the
+/// command line and config.json refuse such patterns before they get here.
+public struct HostScope: Sendable, Equatable {
+    public let patterns: [HostPattern]
+
+    /// A scope of these patterns.
+    public init(patterns: [HostPattern]) {
+        self.patterns = patterns
+    }
+
+    /// A scope of these pattern texts (invalid ones are left out).
+    public init(_ texts: [String]) {
+        patterns = texts.compactMap { try? HostPattern(parsing: $0) }
     }
 
     /// The scope of exactly one origin: `host:port`.
     public static func origin(host: String, port: Int) -> HostScope {
-        HostScope(["\(host):\(port)"])
+        HostScope(patterns: HostPattern(host: host, port: port).map { [$0] } ?? [])
     }
 
-    public func contains(host rawHost: String, port: Int) -> Bool {
-        let host = Self.normalise(rawHost)
-        for pattern in patterns {
-            var name = Substring(pattern)
-            var patternPort: Int?
-            if let colon = pattern.lastIndex(of: ":"), !pattern.hasSuffix("]"),
-               pattern.firstIndex(of: ":") == colon || pattern.hasPrefix("["),
-               let parsed = Int(pattern[pattern.index(after: colon)...]) {
-                name = pattern[..<colon]
-                patternPort = parsed
-            }
-            if let patternPort, patternPort != port { continue }
-            let normalised = Self.normalise(String(name))
-            if normalised.hasPrefix("*.") {
-                let suffix = normalised.dropFirst(1)
-                if host.hasSuffix(suffix), host.count > suffix.count { return true }
-            } else if normalised == host {
-                return true
-            }
-        }
-        return false
-    }
-
-    static func normalise(_ host: String) -> String {
-        var h = host.lowercased()
-        if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
-        while h.hasSuffix(".") { h.removeLast() }
-        return h
+    /// Whether `host` on `port` is in the scope.
+    public func contains(host: String, port: Int) -> Bool {
+        guard let name = HostName.canonical(host) else { return false }
+        return patterns.contains { $0.matches(canonical: name, port: port) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 import MirrorTLS
 
 /// Decides, for each host, which client identity (if any) and which trust evaluator a
@@ -35,7 +36,7 @@ public final class SecurityPolicy: Sendable {
     ///   no policy for the host.
     public func profile(host: String, port: Int, url: String) throws(HTTPError) -> TLSProfile {
         let sendIdentity = identity != nil && identityScope.contains(host: host, port: port)
-        let key = "\(HostScope.normalise(host)):\(port):\(sendIdentity)"
+        let key = "\(HostName.canonical(host) ?? host):\(port):\(sendIdentity)"
         cache.lock.lock()
         defer { cache.lock.unlock() }
         if let profile = cache.profiles[key] { return profile }

@@ -33,6 +33,8 @@ struct ManifestDecoder {
     /// Reference texts read so far, so that a URL listed by thousands of documents (a shared
     /// stylesheet) is one string in memory.
     var referenceTexts = Set<String>()
+    /// Fields before the references: 11 in version 2, 10 in version 1 (no `state`).
+    var fixedFields = Manifest.fixedFieldCount
 
     init(buffer: UnsafeBufferPointer<UInt8>, path: String) {
         self.buffer = buffer
@@ -77,7 +79,11 @@ struct ManifestDecoder {
             start = end + 1
             if sawTrailer { throw corrupt("data after the end marker") }
             if lineNumber == 1 {
-                guard equals(line, Manifest.header) else { throw corrupt("not a version 1 manifest header") }
+                if equals(line, Manifest.headerVersion1) {
+                    fixedFields = Manifest.fixedFieldCountVersion1
+                } else if !equals(line, Manifest.header) {
+                    throw corrupt("not a version 1 or 2 manifest header")
+                }
                 continue
             }
             let prefixLength = Manifest.trailerPrefix.utf8.count
@@ -113,8 +119,8 @@ struct ManifestDecoder {
             if tab == line.upperBound { break }
             fieldStart = tab + 1
         }
-        guard fields.count >= Manifest.fixedFieldCount else {
-            throw corrupt("\(fields.count) fields, expected at least \(Manifest.fixedFieldCount)")
+        guard fields.count >= fixedFields else {
+            throw corrupt("\(fields.count) fields, expected at least \(fixedFields)")
         }
         let url = try text(0)
         guard !url.isEmpty else { throw corrupt("empty URL") }
@@ -125,15 +131,20 @@ struct ManifestDecoder {
             fetchedAt = Date(timeIntervalSinceReferenceDate: seconds)
         }
         var references: [String] = []
-        references.reserveCapacity(fields.count - Manifest.fixedFieldCount)
-        for index in Manifest.fixedFieldCount..<fields.count {
+        references.reserveCapacity(fields.count - fixedFields)
+        for index in fixedFields..<fields.count {
             references.append(referenceTexts.insert(try text(index)).memberAfterInsert)
+        }
+        var stale: ManifestEntry.Stale?
+        if fixedFields > Manifest.fixedFieldCountVersion1, let state = try optionalText(10) {
+            guard let parsed = Manifest.stale(fromState: state) else { throw corrupt("unknown state in field 11") }
+            stale = parsed
         }
         return ManifestEntry(
             key: url, localPath: try optionalText(1), status: try number(2).map { Int($0) },
             contentType: try optionalText(3), length: try number(4),
             sha256: try optionalText(5), etag: try optionalText(6), lastModified: try optionalText(7),
-            fetchedAt: fetchedAt, error: try optionalText(9), references: references)
+            fetchedAt: fetchedAt, error: try optionalText(9), references: references, stale: stale)
     }
 
     func text(_ index: Int) throws(StoreError) -> String {

@@ -1,13 +1,16 @@
 import Foundation
 
-// The manifest file format, version 1 (UTF-8 text, one record a line, `\n` line ends):
+// The manifest file format, version 2 (UTF-8 text, one record a line, `\n` line ends):
 //
-//     mtls-mirror-manifest<TAB>1
+//     mtls-mirror-manifest<TAB>2
 //     <url><TAB><localPath><TAB><status><TAB><contentType><TAB><length><TAB><sha256><TAB>
-//         <etag><TAB><lastModified><TAB><fetchedAt><TAB><error>[<TAB><reference>]*
+//         <etag><TAB><lastModified><TAB><fetchedAt><TAB><error><TAB><state>[<TAB><reference>]*
 //     …
 //     #end<TAB><number of entries>
 //
+// - `state` is empty, or `stale:<depth>` / `stale:<depth>:requisite` for an entry a run that
+//   stopped early carried over without revalidating it (``ManifestEntry/stale``). Version 1
+//   files (no `state` field) are still read.
 // - Text fields escape `\` `TAB` `LF` `CR` as `\\` `\t` `\n` `\r`. An optional text field is
 //   empty when absent and starts with `=` when present (so `=` alone is the empty string).
 // - `status` and `length` are decimal, empty when absent. `fetchedAt` is the Double number of
@@ -16,9 +19,12 @@ import Foundation
 // - Entries are sorted by URL. The `#end` line catches a file cut short at a line boundary.
 
 extension Manifest {
-    static let header = "mtls-mirror-manifest\t1"
+    static let header = "mtls-mirror-manifest\t2"
+    /// The header of version 1 files, which lack the `state` field.
+    static let headerVersion1 = "mtls-mirror-manifest\t1"
     static let trailerPrefix = "#end\t"
-    static let fixedFieldCount = 10
+    static let fixedFieldCount = 11
+    static let fixedFieldCountVersion1 = 10
 
     /// The manifest in its file format, in one buffer (for tests and small manifests; ``save(to:at:)``
     /// streams instead).
@@ -59,6 +65,7 @@ extension Manifest {
             out.append(0x09)
             if let date = entry.fetchedAt { out.append(contentsOf: String(date.timeIntervalSinceReferenceDate).utf8) }
             Manifest.appendOptional(entry.error, to: &out)
+            Manifest.appendOptional(entry.stale.map(Manifest.stateText), to: &out)
             for reference in entry.references {
                 out.append(0x09)
                 Manifest.appendEscaped(reference, to: &out)
@@ -69,6 +76,20 @@ extension Manifest {
         out.append(contentsOf: (Manifest.trailerPrefix + String(count)).utf8)
         out.append(0x0A)
         try emit(&out)
+    }
+
+    /// The `state` field's text for a stale entry.
+    static func stateText(_ stale: ManifestEntry.Stale) -> String {
+        "stale:\(stale.depth)" + (stale.isRequisite ? ":requisite" : "")
+    }
+
+    /// Parses a `state` field's text; nil when it is not one this version writes.
+    static func stale(fromState text: String) -> ManifestEntry.Stale? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, parts[0] == "stale", let depth = Int(parts[1]), depth >= 0,
+              parts.count == 2 || parts[2] == "requisite"
+        else { return nil }
+        return ManifestEntry.Stale(depth: depth, isRequisite: parts.count == 3)
     }
 
     static func appendOptional(_ value: String?, to out: inout [UInt8]) {

@@ -29,6 +29,24 @@ public struct ManifestEntry: Sendable, Hashable {
     /// a leading `+` (`+https://site/img/a.png`), so that a refresh that gets `304 Not Modified`
     /// can keep crawling from the stored list with the right kind of link.
     public var references: [String]
+    /// Set when a run that stopped early (its time budget, a signal) carried the entry over from
+    /// the previous snapshot without asking the server again: the file is the previous one, and
+    /// ``fetchedAt`` is still when it was last checked. The next run revalidates it first.
+    public var stale: Stale?
+
+    /// How a stale entry was fetched when it was last checked, so that the next run can
+    /// revalidate it as the same kind of link.
+    public struct Stale: Sendable, Hashable {
+        /// Its link depth from a start URL.
+        public var depth: Int
+        /// Whether it was fetched as a page requisite.
+        public var isRequisite: Bool
+
+        public init(depth: Int, isRequisite: Bool) {
+            self.depth = depth
+            self.isRequisite = isRequisite
+        }
+    }
 
     /// Creates an entry for `url` (its fragment is dropped).
     /// - Parameters:
@@ -46,18 +64,18 @@ public struct ManifestEntry: Sendable, Hashable {
     public init(
         url: WebURL, localPath: String? = nil, status: Int? = nil, contentType: String? = nil,
         length: Int64? = nil, sha256: String? = nil, etag: String? = nil, lastModified: String? = nil,
-        fetchedAt: Date? = nil, error: String? = nil, references: [String] = []
+        fetchedAt: Date? = nil, error: String? = nil, references: [String] = [], stale: Stale? = nil
     ) {
         self.init(key: url.withoutFragment.string, localPath: localPath, status: status,
                   contentType: contentType, length: length, sha256: sha256, etag: etag,
-                  lastModified: lastModified, fetchedAt: fetchedAt, error: error, references: references)
+                  lastModified: lastModified, fetchedAt: fetchedAt, error: error, references: references, stale: stale)
     }
 
     /// Creates an entry from its stored key; used when loading.
     init(
         key: String, localPath: String?, status: Int?, contentType: String?, length: Int64?,
         sha256: String?, etag: String?, lastModified: String?, fetchedAt: Date?, error: String?,
-        references: [String]
+        references: [String], stale: Stale? = nil
     ) {
         self.url = key
         self.localPath = localPath
@@ -70,5 +88,6 @@ public struct ManifestEntry: Sendable, Hashable {
         self.fetchedAt = fetchedAt
         self.error = error
         self.references = references
+        self.stale = stale
     }
 }

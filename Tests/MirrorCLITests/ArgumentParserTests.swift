@@ -14,6 +14,15 @@ import Testing
         #expect(parsed.all("header") == ["A: 1", "B: 2"])
     }
 
+    @Test func aRenamedOptionKeepsItsOldSpellingAsAHiddenAlias() throws {
+        let old = try ArgumentParser.parse(["https://h/", "--max-filesize", "64MiB"], spec: spec)
+        #expect(old.value("max-file-size") == "64MiB")
+        let new = try ArgumentParser.parse(["https://h/", "--max-file-size=1000"], spec: spec)
+        #expect(new.value("max-file-size") == "1000")
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["--max-filesize", "1", "--max-file-size", "2"], spec: spec) }
+        #expect(!spec.helpText.contains("max-filesize") && spec.helpText.contains("--max-file-size"))
+    }
+
     @Test(arguments: [
         ["--nope"], ["-Z"], ["--output"], ["--cert", "a", "--cert", "b"], ["--insecure=yes"],
     ])

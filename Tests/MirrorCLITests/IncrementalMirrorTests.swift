@@ -299,7 +299,10 @@ import Glibc
         // A second refresh of the same site is refused while one holds the lock.
         let flock = try #require(CommandRunner.forTool(named: "flock"))
         let holder = Task.detached { flock.run(["-x", site + "/.lock", "sleep", "3"], timeout: 20) }
-        Thread.sleep(forTimeInterval: 0.5)
+        // Wait until the holder has the lock (a busy machine may take a while to start it).
+        for _ in 0..<200 where flock.run(["-n", "-x", site + "/.lock", "true"], timeout: 5).exitCode == 0 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         let busy = runner.run(["refresh", "--config", config], environment: environment, timeout: 60)
         #expect(busy.exitCode == 11, "\(busy)")
         #expect(busy.stderr.contains("another refresh of inc is running"), "\(busy.stderr)")

@@ -37,6 +37,25 @@ import Testing
         #expect(!redirect.contains("href="))
     }
 
+    @Test("a held-back page names its rule, why it guards, by how much, and the option that lifts it", arguments: TrapRule.allCases)
+    func heldBack(rule: TrapRule) {
+        let held = CrawlState.HeldBack(rule: rule, detail: "21 <pages> in a row", referrer: "https://intranet.example/")
+        let page = String(decoding: NotMirroredPage.html(
+            url: "https://intranet.example/cal/2027/9", reason: "not mirrored: held back by the \(rule.rawValue) rule",
+            heldBack: held, site: "s", date: Date()), as: UTF8.self)
+        #expect(page.contains("<code>\(rule.rawValue)</code>"), "\(page)")
+        #expect(page.contains("<code>\(rule.option)") && page.contains("21 &lt;pages&gt; in a row"), "\(page)")
+        #expect(rule == .depth ? page.contains("beyond the crawl limits") : page.contains(htmlEscape(rule.explanation)))
+        #expect(!page.contains("href=") && !page.contains("<pages>"))
+    }
+
+    @Test func aPageTheRunStoppedBeforeSaysSo() {
+        let page = String(decoding: NotMirroredPage.html(
+            url: "https://intranet.example/late", reason: "not mirrored: the run stopped before fetching it", site: "s", date: Date()),
+            as: UTF8.self)
+        #expect(page.contains("stopped early") && page.contains("--max-run-time") && page.contains("the next run fetches it"))
+    }
+
     @Test func placeholdersAreAlwaysStaleUntilAFetchIsRecorded() {
         let index = FreshnessIndex(maxAge: nil)
         index.replace(["page.html": Date()], placeholders: ["beyond.html"])

@@ -14,6 +14,10 @@ struct SimulatedCrawl {
     var random: SplitMix64?
     /// URLs whose fetch fails (their links are then never seen).
     var failing: Set<String> = []
+    /// Links of URLs that ``site`` does not list, made on demand (an endless trap).
+    var generate: (@Sendable (WebURL) -> [DiscoveredLink])?
+    /// The most fetches before the run gives up (a trap the frontier does not bound).
+    var maxFetches = 10_000_000
 
     /// Every `.fetch` handed out, in order.
     private(set) var fetched: [FrontierItem] = []
@@ -29,6 +33,9 @@ struct SimulatedCrawl {
                 case .fetch(let item):
                     fetched.append(item)
                     inFlight.append(item)
+                    if fetched.count >= maxFetches {
+                        frontier.cancel()
+                    }
                     continue
                 case .finished(let reason):
                     #expect(inFlight.isEmpty, "finished with fetches in flight", sourceLocation: sourceLocation)
@@ -49,7 +56,7 @@ struct SimulatedCrawl {
             if failing.contains(item.url.string) {
                 frontier.fail(item)
             } else {
-                results += frontier.discover(site[item.url.string] ?? [], from: item)
+                results += frontier.discover(site[item.url.string] ?? generate?(item.url) ?? [], from: item)
                 frontier.complete(item, bytes: bytesPerFetch)
             }
         }

@@ -172,8 +172,28 @@ import Testing
 
     @Test func theSavedFileIsReadableText() throws {
         let text = String(decoding: Manifest(entries: [Self.awkward]).encoded(), as: UTF8.self)
-        #expect(text == "mtls-mirror-manifest\t1\n"
-            + "http://a.example/x\t=\t\t\t0\t\t==\\t\\\\n\\n\\r\\\\\t=\t\t=timeout\\tafter 30 s\\nretrying \\\\ later\n"
+        #expect(text == "mtls-mirror-manifest\t2\n"
+            + "http://a.example/x\t=\t\t\t0\t\t==\\t\\\\n\\n\\r\\\\\t=\t\t=timeout\\tafter 30 s\\nretrying \\\\ later\t\n"
             + "#end\t1\n")
+        var stale = Self.awkward
+        stale.stale = ManifestEntry.Stale(depth: 4, isRequisite: true)
+        let staleText = String(decoding: Manifest(entries: [stale]).encoded(), as: UTF8.self)
+        #expect(staleText.contains("retrying \\\\ later\t=stale:4:requisite\n"), "\(staleText)")
+    }
+
+    @Test func staleEntriesRoundTripAndVersionOneFilesAreStillRead() throws {
+        var stale = Self.awkward
+        stale.stale = ManifestEntry.Stale(depth: 7, isRequisite: false)
+        let decoded = try Manifest.decode(Manifest(entries: [stale]).encoded(), path: "m.tsv")
+        #expect(decoded.entry(forKey: "http://a.example/x")?.stale == ManifestEntry.Stale(depth: 7, isRequisite: false))
+        // A version 1 file (no state field): its references start right after the error.
+        let v1 = "mtls-mirror-manifest\t1\nhttps://a/\t=index.html\t200\t\t3\t\t\t\t\t\thttps://a/b\t+https://a/c.png\n#end\t1\n"
+        let old = try Manifest.decode(Array(v1.utf8), path: "m.tsv")
+        let entry = try #require(old.entry(forKey: "https://a/"))
+        #expect(entry.references == ["https://a/b", "+https://a/c.png"])
+        #expect(entry.stale == nil && entry.status == 200)
+        // A state this version does not know is a corrupt file, not a silent drop.
+        let unknown = "mtls-mirror-manifest\t2\nhttps://a/\t\t\t\t\t\t\t\t\t\t=fresh\n#end\t1\n"
+        #expect(throws: StoreError.self) { try Manifest.decode(Array(unknown.utf8), path: "m.tsv") }
     }
 }

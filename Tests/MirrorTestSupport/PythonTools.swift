@@ -5,7 +5,8 @@ import Foundation
 /// fills from `scripts/python-requirements.txt`.
 ///
 /// The environment lives at `$MTLS_MIRROR_VENV`, or `~/.cache/mtls-mirror/venv` by default,
-/// outside the repository so that a fresh clone reuses it.
+/// outside the repository so that a fresh clone reuses it; kubernetes-validate lives in
+/// `…/venv-kubernetes` beside it (``environment(of:)``).
 public enum PythonTools {
     /// The virtual environment's folder.
     public static var environment: URL {
@@ -16,12 +17,23 @@ public enum PythonTools {
         return URL(fileURLWithPath: home).appendingPathComponent(".cache/mtls-mirror/venv", isDirectory: true)
     }
 
+    /// Tools that live in an environment of their own, beside the main one, because their
+    /// dependencies conflict with it: kubernetes-validate needs jsonschema >= 4.18, which
+    /// frictionless (under wacz) forbids (scripts/python-requirements-kubernetes.txt).
+    static let ownEnvironments = ["kubernetes-validate": "kubernetes"]
+
+    /// The environment that holds the console script `name`.
+    public static func environment(of name: String) -> URL {
+        guard let suffix = ownEnvironments[name] else { return environment }
+        return environment.deletingLastPathComponent().appendingPathComponent(environment.lastPathComponent + "-" + suffix, isDirectory: true)
+    }
+
     /// The console script `name` of the environment (`warcio`, `wacz`, `wb-manager`, …).
     ///
     /// - Throws: ``Missing`` when it is not installed, naming the command that installs it:
     ///   a test that needs it fails rather than passing silently.
     public static func tool(_ name: String) throws -> URL {
-        let url = environment.appendingPathComponent("bin/\(name)")
+        let url = environment(of: name).appendingPathComponent("bin/\(name)")
         guard FileManager.default.isExecutableFile(atPath: url.path) else { throw Missing(tool: name, path: url.path) }
         return url
     }

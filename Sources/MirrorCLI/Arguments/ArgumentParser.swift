@@ -41,7 +41,8 @@ public enum ArgumentParser {
     public static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var result = ParsedArguments()
         var index = 0
-        let byName = Dictionary(spec.options.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let byName = Dictionary(spec.options.flatMap { option in ([option.name] + option.aliases).map { ($0, option) } },
+                                uniquingKeysWith: { a, _ in a })
         let byShort = Dictionary(spec.options.compactMap { o in o.short.map { ($0, o) } }, uniquingKeysWith: { a, _ in a })
 
         func store(_ option: OptionSpec, _ value: String?) throws(UsageError) {

@@ -10,13 +10,22 @@ public struct OptionSpec: Sendable {
     public let valueName: String?
     public let help: String
     public let repeatable: Bool
+    /// What the value can be, for shell completion: declared for closed sets (`values:
+    /// .choices(["P12", "PEM"])`) and site names, otherwise implied by the placeholder.
+    public let values: OptionValues
+    /// Old spellings still accepted, never shown (`--help`, the man page and completions list
+    /// ``name`` only): renamed options keep working in scripts.
+    public let aliases: [String]
 
-    public init(_ name: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
+    public init(_ name: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false,
+                values: OptionValues? = nil, aliases: [String] = [], help: String) {
         self.name = name
+        self.aliases = aliases
         self.short = short
         self.valueName = value
         self.help = help
         self.repeatable = repeatable
+        self.values = values ?? OptionValues.implied(by: value)
     }
 
     public var isFlag: Bool { valueName == nil }
@@ -38,14 +47,18 @@ public struct CommandSpec: Sendable {
     public let discussion: String
     public let options: [OptionSpec]
     public let examples: [String]
+    /// What the positional arguments are, for shell completion (site names for `refresh`).
+    public let operands: OptionValues
 
-    public init(name: String, summary: String, usage: String, discussion: String = "", options: [OptionSpec], examples: [String]) {
+    public init(name: String, summary: String, usage: String, discussion: String = "", options: [OptionSpec], examples: [String],
+                operands: OptionValues = .text) {
         self.name = name
         self.summary = summary
         self.usage = usage
         self.discussion = discussion
         self.options = options + [OptionSpec("help", short: "h", help: "Show this help.")]
         self.examples = examples
+        self.operands = operands
     }
 
     /// The `--help` text.

@@ -24,7 +24,7 @@ struct FetchCommand {
             OptionSpec("if-modified-since", value: "DATE", help: "Send If-Modified-Since: DATE (an HTTP-date)."),
             OptionSpec("max-redirs", value: "N", help: "Follow at most N redirects (default 10)."),
             OptionSpec("allow-downgrade", help: "Follow redirects from https to plain http."),
-            OptionSpec("max-filesize", value: "BYTES", help: "Fail when the body is larger (default 256 MiB)."),
+            OptionSpec("max-file-size", value: "SIZE", aliases: ["max-filesize"], help: "Fail when the body is larger than SIZE (default 256MiB), as mirror's option of the same name."),
             OptionSpec("connect-timeout", value: "SECONDS", help: "Connect time limit (default 15)."),
             OptionSpec("max-time", value: "SECONDS", help: "Total time limit per request (default 600)."),
             OptionSpec("retry", value: "N", help: "Retry 5xx, 429 and timeouts N times with backoff (default 2)."),
@@ -57,7 +57,7 @@ struct FetchCommand {
         if let agent = arguments.value("user-agent") { request.userAgent = agent }
         request.ifNoneMatch = arguments.value("etag")
         request.ifModifiedSince = arguments.value("if-modified-since")
-        if let size = try arguments.int("max-filesize") { request.maxBodyBytes = Int64(size) }
+        if let size = try arguments.size("max-file-size") { request.maxBodyBytes = size }
         if let seconds = try arguments.double("connect-timeout") { request.timeouts.connect = seconds }
         if let seconds = try arguments.double("max-time") { request.timeouts.total = seconds }
         if let ratio = try arguments.double("compressed-ratio") { request.maxDecompressionRatio = ratio }
@@ -72,7 +72,7 @@ struct FetchCommand {
         if let partial { request.destination = .file(partial) }
 
         let security = try tls.securityPolicy(for: url, logger: logger)
-        let client = HTTPClient()
+        let client = HTTPClient(configuration: try .proxied(arguments))
         defer { client.shutdown() }
         let result: FetchResult
         do {
@@ -127,23 +127,5 @@ struct FetchCommand {
             logger.info("TLS \(tls.version ?? "?") \(tls.cipher ?? "?") ALPN \(tls.alpn ?? "none"), trust policy \(tls.evaluatorName), client certificate \(tls.identitySent ? "sent" : "not sent")\(response.reusedConnection ? " (reused connection)" : "")")
         }
         logger.info("HTTP/\(response.httpVersion) \(response.status), \(response.bodyBytes) bytes (\(response.wireBytes) on the wire) in \(NumberText.fixed(response.totalTime, fractionDigits: 3)) s")
-    }
-}
-
-extension ParsedArguments {
-    func int(_ name: String) throws(UsageError) -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let number = Int(text), number >= 0 else {
-            throw UsageError("--\(name) needs a whole number ≥ 0, not \"\(text)\"")
-        }
-        return number
-    }
-
-    func double(_ name: String) throws(UsageError) -> Double? {
-        guard let text = value(name) else { return nil }
-        guard let number = Double(text), number > 0, number.isFinite else {
-            throw UsageError("--\(name) needs a positive number, not \"\(text)\"")
-        }
-        return number
     }
 }

@@ -38,7 +38,7 @@ struct InspectCommand {
         }
         let port = components.port ?? 443
         var report = InspectReport(url: url)
-        let client = HTTPClient()
+        let client = HTTPClient(configuration: try .proxied(arguments))
         defer { client.shutdown() }
 
         // 1. Identity (reported, not yet sent).
@@ -47,7 +47,8 @@ struct InspectCommand {
         do {
             identity = try tls.loadIdentity(logger: logger)
             if let identity {
-                report.clientIdentity = .init(identity.leaf, chainLength: identity.chain.count, warning: identity.expiryWarning())
+                report.clientIdentity = .init(identity.leaf, chainLength: identity.chain.count, warning: identity.expiryWarning(),
+                                              token: identity.token)
             }
         } catch let error as any DiagnosableError {
             identityError = error
@@ -89,7 +90,9 @@ struct InspectCommand {
             let label = configured ? evaluator.name : "\(evaluator.name) (system CA store, for comparison)"
             do {
                 try evaluator.evaluate(trust)
-                report.verdicts.append(.init(evaluator: label, configured: configured, passed: true, detail: "passed"))
+                let anchor = try (evaluator as? DefaultTrustEvaluator)?.verifiedAnchor(trust)
+                report.verdicts.append(.init(evaluator: label, configured: configured, passed: true,
+                                             detail: anchor.map { "passed: the chain leads to \($0.summary)" } ?? "passed", anchor: anchor))
             } catch {
                 report.verdicts.append(.init(evaluator: label, configured: configured, passed: false, detail: error.description))
                 if configured {
@@ -129,8 +132,8 @@ struct InspectCommand {
                     exit = ExitCode(error.category)
                 }
             }
-        } else if identityError != nil {
-            exit = .clientIdentity
+        } else if let identityError {
+            exit = ExitCode(identityError.category)
         }
         try emit(report)
         return exit

@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCore
+import MirrorCrawler
 
 /// `mtls-mirror refresh [SITE...]`: brings config.json sites up to date, incrementally and
 /// atomically, for unattended runs.
@@ -23,17 +24,21 @@ struct RefreshCommand {
             OptionSpec("config", short: "c", value: "FILE", help: "The config to read (default ./config.json)."),
             OptionSpec("output", short: "o", value: "DIR", help: "Override the config's output root."),
             OptionSpec("full", help: "Download everything again instead of revalidating."),
+            OptionSpec("max-run-time", value: "DURATION", help: "Time budget of each site's run (90s, 30m, 2h): then it publishes what it has, keeping the previous copy of the rest (stale), and exits 10."),
         ],
         examples: [
             "mtls-mirror refresh                 # every site of ./config.json",
             "mtls-mirror refresh intranet --config /etc/mtls-mirror/config.json",
-        ])
+        ],
+        operands: .site)
 
     let arguments: ParsedArguments
     let logger: Logger
+    /// Asks a run to stop early and publish what it has (a first signal).
+    var control: RunControl? = nil
 
     func run() async throws -> ExitCode {
-        try await ConfigRunner(arguments: arguments, logger: logger)
+        try await ConfigRunner(arguments: arguments, logger: logger, control: control)
             .mirrorAll(command: "refresh", names: arguments.positionals.isEmpty ? nil : arguments.positionals)
     }
 }

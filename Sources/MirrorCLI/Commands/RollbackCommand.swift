@@ -22,7 +22,8 @@ struct RollbackCommand {
         examples: [
             "mtls-mirror rollback intranet -o /srv/mirrors",
             "mtls-mirror rollback intranet --to 20270115T080000Z-1a2b3c --config /etc/mtls-mirror/config.json",
-        ])
+        ],
+        operands: .site)
 
     let arguments: ParsedArguments
     let logger: Logger

@@ -44,7 +44,7 @@ extension ScheduleCommand {
 
     /// The sites to print units for: those with an interval. A site named with `--site` that
     /// has none is an error; without `--site` such sites are skipped with a note.
-    private func scheduledSites(_ sites: [SiteConfig]) throws -> [SiteConfig] {
+    func scheduledSites(_ sites: [SiteConfig]) throws -> [SiteConfig] {
         var chosen: [SiteConfig] = []
         for site in sites {
             if site.refresh.every != nil {

@@ -11,7 +11,7 @@ struct ScheduleCommand {
     static let spec = CommandSpec(
         name: "schedule",
         summary: "refresh sites on their schedule in the foreground, or print systemd/cron units",
-        usage: "mtls-mirror schedule [--config FILE] [--site NAME]... [--print-systemd | --print-cron] [--once]",
+        usage: "mtls-mirror schedule [--config FILE] [--site NAME]... [--print-systemd [--template] | --print-cron | --print-kubernetes] [--once]",
         discussion: """
             Without --print-*: stays in the foreground and refreshes each site every refresh.every (plus a \
             random refresh.jitter), one site at a time, each run a child `mtls-mirror refresh` process; \
@@ -20,11 +20,14 @@ struct ScheduleCommand {
             SIGTERM stops new runs, waits for the running one, then exits (0 for SIGTERM, 130 for SIGINT). \
             --once refreshes each selected site once and exits (10 when any run did not fully succeed). \
             --print-systemd prints a hardened oneshot service and a timer per site; --print-cron prints \
-            crontab lines (only for intervals that divide an hour or a day). Nothing is installed.
+            crontab lines (only for intervals that divide an hour or a day); --print-kubernetes prints a \
+            CronJob per site (concurrencyPolicy Forbid; an interval cron cannot repeat at runs at the next \
+            shorter one it can), a ConfigMap, a ReadWriteMany volume and serve's Deployment and Service, \
+            referring to Secrets that you create from the files. Nothing is installed.
             """,
         options: [
             OptionSpec("config", short: "c", value: "FILE", help: "The config (default ./config.json)."),
-            OptionSpec("site", value: "NAME", repeatable: true, help: "Only these sites (default: every site with refresh.every)."),
+            OptionSpec("site", value: "NAME", repeatable: true, values: .site, help: "Only these sites (default: every site with refresh.every)."),
             OptionSpec("output", short: "o", value: "DIR", help: "Override the config's output root."),
             OptionSpec("once", help: "Refresh each selected site once, then exit."),
             OptionSpec("print-systemd", help: "Print a .service and a .timer per site instead of running."),
@@ -33,12 +36,19 @@ struct ScheduleCommand {
             OptionSpec("executable", value: "PATH", help: "With --print-*: the mtls-mirror path to run (default: this binary)."),
             OptionSpec("credential", value: "FILE", help: "With --print-systemd: pass the password file FILE with LoadCredential=."),
             OptionSpec("environment-file", value: "FILE", help: "With --print-systemd: read NAME=value lines from FILE (mode 0600)."),
+            OptionSpec("print-kubernetes", help: "Print Kubernetes manifests instead: a CronJob per site, the config as a ConfigMap, a volume, and a Deployment and Service for serve."),
+            OptionSpec("image", value: "IMAGE", help: "With --print-kubernetes: the image to run (default mtls-mirror:VERSION, built from packaging/Containerfile)."),
+            OptionSpec("namespace", value: "NAME", help: "With --print-kubernetes: the namespace of every object (default: none, as kubectl -n says)."),
+            OptionSpec("storage-class", value: "NAME", help: "With --print-kubernetes: the volume's StorageClass, one that offers ReadWriteMany (default: the cluster's)."),
+            OptionSpec("volume-size", value: "SIZE", help: "With --print-kubernetes: the volume's size (default 10Gi)."),
+            OptionSpec("template", help: "With --print-systemd: the packaged units instead (mtls-mirror-refresh@.service and .timer, mtls-mirror-serve.service), and with --config a timer drop-in per site."),
         ],
         examples: [
             "mtls-mirror schedule --config /etc/mtls-mirror/config.json",
             "mtls-mirror schedule --site intranet --once",
             "mtls-mirror schedule --config /etc/mtls-mirror/config.json --print-systemd --user mirror --credential /etc/mtls-mirror/p12.pass",
             "mtls-mirror schedule --print-cron | crontab -",
+            "mtls-mirror schedule --config fleet.json --print-kubernetes --image registry.example/mtls-mirror:0.1.0 > fleet.yaml",
         ])
 
     let arguments: ParsedArguments
@@ -69,6 +79,10 @@ struct ScheduleCommand {
         guard arguments.positionals.isEmpty else {
             throw UsageError("schedule takes no positional arguments (got \"\(arguments.positionals[0])\")", hint: "select sites with --site NAME")
         }
+        if arguments.flag("template") {
+            Terminal.write(try templateText(), to: output)
+            return .success
+        }
         if arguments.flag("print-systemd") && arguments.flag("print-cron") {
             throw UsageError("--print-systemd and --print-cron exclude each other", hint: "give one of them")
         }
@@ -77,6 +91,10 @@ struct ScheduleCommand {
         let sites = try configRunner.selectedSites(config)
         let configPath = SiteFolders.absolute(arguments.value("config") ?? "config.json")
         let outputRoot = arguments.value("output").map(SiteFolders.absolute) ?? config.output
+        if arguments.flag("print-kubernetes") {
+            Terminal.write(try kubernetesText(config: config, sites: sites, configPath: configPath), to: output)
+            return .success
+        }
         if (arguments.flag("print-systemd") || arguments.flag("print-cron")) && arguments.value("output") != nil {
             throw UsageError("--output cannot be combined with --print-systemd or --print-cron", hint: "set \"output\" in the config; the units run `refresh --config FILE`")
         }

@@ -25,7 +25,7 @@ struct ServeCommand {
         options: [
             OptionSpec("output", short: "o", value: "DIR", help: "Serve the sites mirrored under DIR (default ./output, or the config's output)."),
             OptionSpec("config", short: "c", value: "FILE", help: "Take sites, identities and trust from FILE (default ./config.json when present)."),
-            OptionSpec("site", value: "NAME", repeatable: true, help: "Serve only these sites."),
+            OptionSpec("site", value: "NAME", repeatable: true, values: .site, help: "Serve only these sites."),
             OptionSpec("port", short: "p", value: "PORT", help: "TCP port (default 8080; 0 picks a free one)."),
             OptionSpec("bind", value: "ADDRESS", help: "Address to listen on (default 127.0.0.1)."),
             OptionSpec("allow-remote", help: "Allow a non-loopback --bind; requires an access token."),
@@ -102,7 +102,7 @@ struct ServeCommand {
         var liveFetchers: [LiveFetcher] = []
         defer { for fetcher in liveFetchers { fetcher.stopRendering() } }
         if live {
-            let http = HTTPClient()
+            let http = HTTPClient(configuration: try .proxied(arguments))
             client = http
             var fetchers: [String: LiveFetcher] = [:]
             var prefixes: [String: String] = [:]
@@ -234,38 +234,6 @@ struct ServeCommand {
     }
 }
 
-/// Resumes one continuation once, from whichever event comes first.
-final class ContinuationGate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Void, Never>?
-    private var cleanup: [() -> Void] = []
-    private var opened = false
-
-    func set(_ continuation: CheckedContinuation<Void, Never>) {
-        lock.lock()
-        self.continuation = continuation
-        lock.unlock()
-    }
-
-    func onOpen(_ action: @escaping () -> Void) {
-        lock.lock()
-        cleanup.append(action)
-        lock.unlock()
-    }
-
-    func open() {
-        lock.lock()
-        guard !opened else { lock.unlock(); return }
-        opened = true
-        let pending = continuation
-        continuation = nil
-        let actions = cleanup
-        cleanup = []
-        lock.unlock()
-        for action in actions { action() }
-        pending?.resume()
-    }
-}
 
 extension JSONDecoder {
     static var iso8601: JSONDecoder {

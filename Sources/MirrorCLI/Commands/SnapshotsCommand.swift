@@ -24,7 +24,8 @@ struct SnapshotsCommand {
             "mtls-mirror snapshots -o /srv/mirrors",
             "mtls-mirror snapshots intranet --config /etc/mtls-mirror/config.json",
             "mtls-mirror snapshots --json -o output | jq '.sites[].snapshots[] | select(.isCurrent)'",
-        ])
+        ],
+        operands: .site)
 
     /// One site in the listing (also the `--json` shape).
     struct SiteListing: Encodable {

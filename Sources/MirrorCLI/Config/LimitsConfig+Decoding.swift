@@ -2,7 +2,8 @@ extension LimitsConfig {
     /// The keys of a `limits` object.
     static let keys = [
         "maxPages", "maxBytes", "maxFileSize", "maxRedirects", "maxURLLength", "maxDecompressionRatio", "maxHTMLBytes",
-        "perHostConnections", "connectTimeout", "idleTimeout", "totalTimeout", "retries",
+        "perHostConnections", "connectTimeout", "idleTimeout", "totalTimeout", "retries", "runTime", "headerTimeout",
+        "minRate", "publishPartial",
     ]
 
     /// Decodes a site's `limits`; absent fields keep their defaults.
@@ -21,5 +22,9 @@ extension LimitsConfig {
         if let seconds = try object.optional("idleTimeout")?.duration(positive: true) { idleTimeout = seconds }
         if let seconds = try object.optional("totalTimeout")?.duration(positive: true) { totalTimeout = seconds }
         if let count = try object.optional("retries")?.int(in: 0...20) { retries = count }
+        runTime = try object.nullable("runTime")?.duration(positive: true)
+        if let seconds = try object.optional("headerTimeout")?.duration(positive: true) { headerTimeout = seconds }
+        if let rate = try object.optional("minRate")?.size(atLeast: 0) { minRate = rate }
+        if let publish = try object.optional("publishPartial")?.bool() { publishPartial = publish }
     }
 }

@@ -26,6 +26,15 @@ public struct LimitsConfig: Sendable, Equatable {
     public var totalTimeout = 600.0
     /// Retries of 5xx, 429 and timeouts (0…20). Default 2.
     public var retries = 2
+    /// The run's time budget; `nil` (the default) for none. When it runs out, the run publishes
+    /// what it has and exits 10.
+    public var runTime: Double?
+    /// The response headers must be complete this long after the request. Default 30 s.
+    public var headerTimeout = 30.0
+    /// A body slower than this many bytes a second for ``idleTimeout`` is cut off. Default 512.
+    public var minRate: Int64 = 512
+    /// Publish what an interrupted first mirror fetched, marked partial. Default `true`.
+    public var publishPartial = true
 
     /// The defaults listed on each property.
     public init() {}

@@ -23,7 +23,7 @@ extension SiteConfig {
         ]
         if let identity { members.append(.init("identity", identity.dumpJSON)) }
         members += [
-            .init("trust", trust.dumpJSON), .init("scope", scope.dumpJSON), .init("limits", limits.dumpJSON),
+            .init("trust", trust.dumpJSON), .init("scope", scope.dumpJSON), .init("limits", limits.dumpJSON), .init("traps", traps.dumpJSON),
             .init("http", http.dumpJSON), .init("refresh", refresh.dumpJSON), .init("serve", serve.dumpJSON),
         ]
         if let render { members.append(.init("render", render.dumpJSON)) }
@@ -36,6 +36,7 @@ extension IdentityConfig {
         var members: [ConfigJSON.Member] = [.init("cert", .string(certificate))]
         if let type { members.append(.init("type", .string(type.rawValue))) }
         if let key { members.append(.init("key", .string(key))) }
+        if let module { members.append(.init("module", .string(module))) }
         if let password { members.append(.init("password", password.dumpJSON)) }
         members.append(.init("hosts", .array(hosts.map(ConfigJSON.string))))
         return .object(members)
@@ -67,7 +68,10 @@ extension TrustPolicyConfig {
     var dumpJSON: ConfigJSON {
         var members: [ConfigJSON.Member] = [.init("type", .string(typeName))]
         func files(_ key: String, _ paths: [String]) {
-            if !paths.isEmpty { members.append(.init(key, .array(paths.map(ConfigJSON.string)))) }
+            let system = key == "cacert" && paths.first == TrustPolicyConfig.systemStoreAnchor
+            let listed = system ? Array(paths.dropFirst()) : paths
+            if !listed.isEmpty { members.append(.init(key, .array(listed.map(ConfigJSON.string)))) }
+            if system { members.append(.init("system", .bool(true))) }
         }
         switch self {
         case .default(let anchors, let verifyHost):
@@ -132,6 +136,21 @@ extension LimitsConfig {
             .init("idleTimeout", ConfigQuantity.formatSeconds(idleTimeout)),
             .init("totalTimeout", ConfigQuantity.formatSeconds(totalTimeout)),
             .init("retries", .number(String(retries))),
+            .init("runTime", runTime.map(ConfigQuantity.formatSeconds) ?? .null),
+            .init("headerTimeout", ConfigQuantity.formatSeconds(headerTimeout)),
+            .init("minRate", ConfigQuantity.formatBytes(minRate)),
+            .init("publishPartial", .bool(publishPartial)),
+        ])
+    }
+}
+
+extension TrapsConfig {
+    var dumpJSON: ConfigJSON {
+        func limit(_ value: Int?) -> ConfigJSON { value.map { .number(String($0)) } ?? .null }
+        return .object([
+            .init("maxPathSegments", limit(rules.maxPathSegments)), .init("maxSegmentRepeats", limit(rules.maxSegmentRepeats)),
+            .init("maxQueryVariants", limit(rules.maxQueryVariants)), .init("maxGrowingSteps", limit(rules.maxGrowingSteps)),
+            .init("maxShapeChain", limit(rules.maxShapeChain)),
         ])
     }
 }

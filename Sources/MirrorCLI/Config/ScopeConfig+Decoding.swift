@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 
 extension ScopeConfig {
     /// The keys of a `scope` object.
@@ -11,13 +12,13 @@ extension ScopeConfig {
         include = try Self.patterns(object.optional("include"))
         exclude = try Self.patterns(object.optional("exclude"))
         noParent = try object.optional("noParent")?.bool() ?? false
-        depth = try object.nullable("depth")?.int(in: 0...Int.max)
+        if let member = object.optional("depth") { depth = member.isNull ? nil : try member.int(in: 0...Int.max) }
         robots = try object.optional("robots")?.bool() ?? true
         if let hostsNode = object.optional("requisiteHosts") {
             for hostNode in try hostsNode.array(of: "host patterns") {
-                let expected = "a host name or *.domain"
-                guard let host = HostPattern.normalized(try hostNode.string(expected), allowPort: false) else { throw hostNode.invalid(expected) }
-                requisiteHosts.append(host)
+                let expected = "a host name or *.domain, optionally with :port"
+                guard let host = try? HostPattern(parsing: try hostNode.string(expected)) else { throw hostNode.invalid(expected) }
+                requisiteHosts.append(host.description)
             }
         }
     }

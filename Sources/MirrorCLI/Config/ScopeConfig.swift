@@ -1,3 +1,5 @@
+import MirrorCrawler
+
 /// Which URLs a site's crawl follows.
 public struct ScopeConfig: Sendable, Equatable {
     /// A rule matched against a URL's path (with its query).
@@ -15,8 +17,9 @@ public struct ScopeConfig: Sendable, Equatable {
     public var exclude: [Pattern] = []
     /// Do not go above the start URL's folder. Default `false`.
     public var noParent = false
-    /// Link depth limit from the start URLs; `nil` means unlimited.
-    public var depth: Int?
+    /// Link depth limit from the start URLs (absent: 20, as Heritrix's `TooManyHopsDecideRule`);
+    /// `nil` (`null` in the file) means unlimited.
+    public var depth: Int? = TrapRules.defaultDepth
     /// Other hosts from which page requisites (images, CSS, scripts) may be fetched.
     public var requisiteHosts: [String] = []
     /// Obey robots.txt. Default `true`.

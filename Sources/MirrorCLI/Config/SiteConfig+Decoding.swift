@@ -2,7 +2,7 @@ import MirrorCore
 
 extension SiteConfig {
     /// The keys of a site object.
-    static let keys = ["name", "start", "identity", "trust", "scope", "limits", "http", "refresh", "serve", "render"]
+    static let keys = ["name", "start", "identity", "trust", "scope", "limits", "traps", "http", "refresh", "serve", "proxy", "crawl", "render"]
 
     /// Decodes and checks one entry of `sites`.
     init(decoding node: ConfigNode) throws(ConfigError) {
@@ -21,9 +21,12 @@ extension SiteConfig {
         trust = try object.optional("trust").map { node throws(ConfigError) in try TrustConfig(decoding: node) } ?? TrustConfig()
         scope = try object.optional("scope").map { node throws(ConfigError) in try ScopeConfig(decoding: node) } ?? ScopeConfig()
         limits = try object.optional("limits").map { node throws(ConfigError) in try LimitsConfig(decoding: node) } ?? LimitsConfig()
+        traps = try object.optional("traps").map { node throws(ConfigError) in try TrapsConfig(decoding: node) } ?? TrapsConfig()
         http = try object.optional("http").map { node throws(ConfigError) in try HTTPConfig(decoding: node) } ?? HTTPConfig()
         refresh = try object.optional("refresh").map { node throws(ConfigError) in try RefreshConfig(decoding: node) } ?? RefreshConfig()
         serve = try object.optional("serve").map { node throws(ConfigError) in try SiteServeConfig(decoding: node) } ?? SiteServeConfig()
+        crawl = try object.optional("crawl").map { node throws(ConfigError) in try CrawlConfig(decoding: node) } ?? CrawlConfig()
+        proxy = try object.optional("proxy").map { node throws(ConfigError) in try ProxyConfig(decoding: node) }
         render = try object.optional("render").flatMap { node throws(ConfigError) in try RenderConfig.decode(node) }
         try checkTrustCoverage(object)
     }

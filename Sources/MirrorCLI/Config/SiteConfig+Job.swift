@@ -17,6 +17,8 @@ extension SiteConfig {
         job.scope.maxDepth = scope.depth
         job.scope.requisiteHosts = scope.requisiteHosts
         job.respectRobots = scope.robots
+        job.sitemaps = crawl.sitemapOptions
+        job.politeness = crawl.politeness(maximumConcurrency: jobs)
         job.limits.maxPages = limits.maxPages
         job.limits.maxBytes = limits.maxBytes
         job.limits.maxFileSize = limits.maxFileSize
@@ -24,7 +26,12 @@ extension SiteConfig {
         job.limits.maxURLLength = limits.maxURLLength
         job.limits.maxDecompressionRatio = limits.maxDecompressionRatio
         job.limits.perHostConnections = limits.perHostConnections
-        job.limits.timeouts = HTTPRequest.Timeouts(connect: limits.connectTimeout, idle: limits.idleTimeout, total: limits.totalTimeout)
+        job.limits.timeouts = HTTPRequest.Timeouts(connect: limits.connectTimeout, idle: limits.idleTimeout,
+                                                   lowSpeedBytes: Int(limits.minRate), total: limits.totalTimeout,
+                                                   headers: limits.headerTimeout)
+        job.limits.runTime = limits.runTime
+        job.publishPartial = limits.publishPartial
+        job.traps = traps.rules
         job.redirects.maxRedirects = limits.maxRedirects
         job.redirects.allowDowngrade = http.allowDowngrade
         job.retries.maxRetries = limits.retries
@@ -55,8 +62,14 @@ extension SiteConfig {
         var identity: ClientIdentity?
         var warnings: [String] = []
         if let config = self.identity {
-            let secret = try config.password?.source.resolve(forFile: config.certificate)
-            let loaded = try ClientIdentity.load(certificate: config.certificate, key: config.key, type: config.type, password: secret)
+            let loaded: ClientIdentity
+            if TokenIdentityLoader.isToken(certificate: config.certificate, key: config.key) {
+                loaded = try TokenIdentityLoader(certificate: config.certificate, key: config.key, module: config.module,
+                                                 pin: config.password?.source).load()
+            } else {
+                let secret = try config.password?.source.resolve(forFile: config.certificate)
+                loaded = try ClientIdentity.load(certificate: config.certificate, key: config.key, type: config.type, password: secret)
+            }
             if let warning = loaded.expiryWarning(withinDays: refresh.expiryWarningDays) {
                 logger.warning("\(name): \(warning)")
                 warnings.append(warning)

@@ -14,6 +14,8 @@ public struct SiteConfig: Sendable, Equatable {
     public var scope: ScopeConfig
     /// Crawl caps.
     public var limits: LimitsConfig
+    /// Crawler-trap defences.
+    public var traps: TrapsConfig
     /// Request details.
     public var http: HTTPConfig
     /// Refresh schedule and retention.
@@ -22,10 +24,15 @@ public struct SiteConfig: Sendable, Equatable {
     public var serve: SiteServeConfig
     /// Render mode (nil: off).
     public var render: RenderConfig? = nil
+    /// The proxy; nil: direct, with the environment's proxy variables ignored.
+    public var proxy: ProxyConfig? = nil
+    /// Sitemaps and politeness.
+    public var crawl = CrawlConfig()
 
     /// Creates a site with defaults for everything but its name and start URLs.
     public init(name: String, start: [WebURL], identity: IdentityConfig? = nil, trust: TrustConfig = TrustConfig(),
-                scope: ScopeConfig = ScopeConfig(), limits: LimitsConfig = LimitsConfig(), http: HTTPConfig = HTTPConfig(),
+                scope: ScopeConfig = ScopeConfig(), limits: LimitsConfig = LimitsConfig(), traps: TrapsConfig = TrapsConfig(),
+                http: HTTPConfig = HTTPConfig(),
                 refresh: RefreshConfig = RefreshConfig(), serve: SiteServeConfig = SiteServeConfig()) {
         self.name = name
         self.start = start
@@ -33,6 +40,7 @@ public struct SiteConfig: Sendable, Equatable {
         self.trust = trust
         self.scope = scope
         self.limits = limits
+        self.traps = traps
         self.http = http
         self.refresh = refresh
         self.serve = serve

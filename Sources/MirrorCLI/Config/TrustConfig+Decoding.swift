@@ -1,3 +1,5 @@
+import MirrorCore
+
 extension TrustConfig {
     /// The keys of a `trust` object.
     static let keys = ["default", "hosts"]
@@ -13,10 +15,14 @@ extension TrustConfig {
             }
             for member in members where !member.key.hasPrefix("$") {
                 let policyNode = ConfigNode(value: member.value, path: hostsNode.path.key(member.key), source: node.source)
-                guard let pattern = HostPattern.normalized(member.key, allowPort: false) else {
-                    throw policyNode.invalid("a host name or *.domain as the key (no scheme, port or path)", found: ConfigJSON.quoted(member.key))
+                let pattern: HostPattern
+                do {
+                    pattern = try HostPattern(parsing: member.key, allowPort: false)
+                } catch {
+                    throw policyNode.invalid("a host name or *.domain as the key (no scheme, port or path)",
+                                             found: ConfigJSON.quoted(member.key))
                 }
-                hosts.append(HostPolicy(pattern: pattern, policy: try TrustPolicyConfig(decoding: policyNode)))
+                hosts.append(HostPolicy(pattern: pattern.description, policy: try TrustPolicyConfig(decoding: policyNode)))
             }
         }
         if let defaultNode = object.optional("default") {

@@ -1,3 +1,5 @@
+import MirrorCore
+
 /// A site's server-trust table: per-host policies and the policy for every other host.
 public struct TrustConfig: Sendable, Equatable {
     /// One row of the table: a host (`cdn.example.com`) or wildcard (`*.example.com`) and its policy.
@@ -28,19 +30,17 @@ public struct TrustConfig: Sendable, Equatable {
     /// Whether a host no pattern matches is refused.
     public var failsClosed: Bool { defaultPolicy == nil }
 
-    /// The policy for `host`: an exact pattern first, then the longest matching wildcard
-    /// (which covers subdomains only, not the bare domain), then the default.
+    /// The policy for `host`: the most specific matching pattern (an exact host before any
+    /// wildcard, a longer wildcard before a shorter; a wildcard covers subdomains only), then
+    /// the default. Matched by ``MirrorCore/HostPattern``, as the trust manager built from this
+    /// table matches (``makeManager()``).
     ///
-    /// - Parameter host: a host name, matched case-insensitively; a trailing dot is ignored.
+    /// - Parameter host: a host name in any spelling (case, trailing dot, IDNA, IPv6 brackets).
     /// - Returns: the policy, or `nil` when the host has none (it fails closed).
     public func policy(forHost host: String) -> TrustPolicyConfig? {
-        var name = host.lowercased()
-        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-        while name.hasSuffix(".") { name.removeLast() }
-        if let exact = hosts.first(where: { $0.pattern == name }) { return exact.policy }
-        let wildcard = hosts
-            .filter { $0.pattern.hasPrefix("*.") && name.hasSuffix($0.pattern.dropFirst()) && name.count > $0.pattern.count - 1 }
-            .max { $0.pattern.count < $1.pattern.count }
-        return wildcard?.policy ?? defaultPolicy
+        let table = HostPatternTable(hosts.compactMap { row in
+            (try? HostPattern(parsing: row.pattern, allowPort: false)).map { ($0, row.policy) }
+        })
+        return table.value(forHost: host) ?? defaultPolicy
     }
 }

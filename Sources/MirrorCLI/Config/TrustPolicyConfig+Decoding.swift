@@ -7,10 +7,10 @@ extension TrustPolicyConfig {
     /// The keys each policy type allows besides `"type"`.
     static func keys(forType type: String) -> [String] {
         switch type {
-        case "default": return ["type", "cacert", "verifyHost"]
-        case "revocation": return ["type", "crl", "cacert", "verifyHost"]
-        case "pinnedCertificates": return ["type", "certificates", "requireChain", "cacert", "verifyHost"]
-        case "publicKeys": return ["type", "pins", "requireChain", "cacert", "verifyHost"]
+        case "default": return ["type", "cacert", "system", "verifyHost"]
+        case "revocation": return ["type", "crl", "cacert", "system", "verifyHost"]
+        case "pinnedCertificates": return ["type", "certificates", "requireChain", "cacert", "system", "verifyHost"]
+        case "publicKeys": return ["type", "pins", "requireChain", "cacert", "system", "verifyHost"]
         case "composite": return ["type", "policies"]
         default: return ["type"]
         }
@@ -30,18 +30,18 @@ extension TrustPolicyConfig {
         let object = try node.object(keys: Self.keys(forType: type), expected: expected)
         switch type {
         case "default":
-            self = .default(anchors: try Self.files(object, "cacert"), verifyHost: try Self.flag(object, "verifyHost", true))
+            self = .default(anchors: try Self.anchors(object), verifyHost: try Self.flag(object, "verifyHost", true))
         case "revocation":
-            self = .revocation(crls: try Self.files(object, "crl", required: true), anchors: try Self.files(object, "cacert"),
+            self = .revocation(crls: try Self.files(object, "crl", required: true), anchors: try Self.anchors(object),
                                verifyHost: try Self.flag(object, "verifyHost", true))
         case "pinnedCertificates":
             self = .pinnedCertificates(
                 certificates: try Self.files(object, "certificates", required: true), requireChain: try Self.flag(object, "requireChain", false),
-                anchors: try Self.files(object, "cacert"), verifyHost: try Self.flag(object, "verifyHost", true))
+                anchors: try Self.anchors(object), verifyHost: try Self.flag(object, "verifyHost", true))
         case "publicKeys":
             self = .publicKeys(
                 pins: try Self.pins(object.required("pins")), requireChain: try Self.flag(object, "requireChain", false),
-                anchors: try Self.files(object, "cacert"), verifyHost: try Self.flag(object, "verifyHost", true))
+                anchors: try Self.anchors(object), verifyHost: try Self.flag(object, "verifyHost", true))
         case "composite":
             var members: [TrustPolicyConfig] = []
             for member in try object.required("policies").array(of: "trust policies", nonEmpty: true) {
@@ -60,6 +60,18 @@ extension TrustPolicyConfig {
 
     private static func flag(_ object: ConfigObject, _ key: String, _ fallback: Bool) throws(ConfigError) -> Bool {
         try object.optional(key)?.bool() ?? fallback
+    }
+
+    /// The `cacert` files, plus ``TrustPolicyConfig/systemStoreAnchor`` first when `"system": true`
+    /// adds the system store to them (without `cacert`, the system store is the default anyway).
+    private static func anchors(_ object: ConfigObject) throws(ConfigError) -> [String] {
+        let files = try files(object, "cacert")
+        guard let systemNode = object.optional("system") else { return files }
+        let system = try systemNode.bool()
+        if !system && files.isEmpty {
+            throw systemNode.invalid("true, or \"cacert\" files to use instead of the system store", found: "false without \"cacert\"")
+        }
+        return system && !files.isEmpty ? [TrustPolicyConfig.systemStoreAnchor] + files : files
     }
 
     /// A list of files that must be readable now; empty when the key is absent and not required.

@@ -30,9 +30,11 @@ extension TrustPolicyConfig {
         }
     }
 
-    /// No files means the system store.
+    /// No files means the system store; ``systemStoreAnchor`` adds it to the files.
     private static func trustAnchors(_ files: [String]) -> TrustAnchors {
-        files.isEmpty ? .system : .files(files)
+        if files.isEmpty { return .system }
+        if files.first == systemStoreAnchor { return .systemAndFiles(Array(files.dropFirst())) }
+        return .files(files)
     }
 }
 

@@ -19,6 +19,10 @@ public indirect enum TrustPolicyConfig: Sendable, Equatable {
     /// receive the client certificate. Loading a config with it produces a warning.
     case disabled
 
+    /// The entry of an `anchors` list that adds the system store to the listed files
+    /// (`"system": true`). The other entries are absolute paths, which this never is.
+    public static let systemStoreAnchor = "system:"
+
     /// The secure default: the system CA store with host-name checking.
     public static let systemDefault = TrustPolicyConfig.default(anchors: [], verifyHost: true)
 

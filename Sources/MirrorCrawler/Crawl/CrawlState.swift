@@ -42,13 +42,13 @@ actor CrawlState {
     private(set) var requisites = 0
     private(set) var bytes: Int64 = 0
     private(set) var finishReason: FinishReason?
-    private var aliases: [String: String] = [:]
+    private(set) var aliases: [String: String] = [:]
     private var outOfScope: Set<String> = []
     private(set) var outOfScopeCount = 0
     /// How each stored URL compares with the previous snapshot.
     enum Change: String, Sendable { case added, changed, unchanged }
     private(set) var changes: [Change: Int] = [:]
-    private var robots: [String: RobotsTxt] = [:]
+    private(set) var robots: [String: RobotsTxt] = [:]
     /// The rules of `robots` that apply to the run's user agent, by origin (chosen once).
     private var robotsRules: [String: (userAgent: String, rules: [RobotsTxt.Rule])] = [:]
     /// The last URL's robots rules: nearly every URL has the origin of the one before it, and
@@ -57,6 +57,19 @@ actor CrawlState {
     /// In-scope URLs that were queued, or refused only for depth: if they end up unfetched,
     /// they get a reserved local path (see ``reservePaths(mapper:taken:)``). Value: is a requisite.
     private var candidates: [String: Bool] = [:]
+    /// In-scope page links that a crawler-trap rule (or the depth) held back, by URL: the first
+    /// time each was held back.
+    private(set) var heldBack: [String: HeldBack] = [:]
+    /// Items that were in flight when a halted run cancelled its transfers (``halt(_:)``): not
+    /// fetched, not failed.
+    private(set) var abandoned: [FrontierItem] = []
+
+    /// Why a link was held back.
+    struct HeldBack: Sendable, Equatable {
+        let rule: TrapRule
+        let detail: String
+        let referrer: String
+    }
 
     init(frontier: Frontier) {
         self.frontier = frontier
@@ -75,6 +88,19 @@ actor CrawlState {
         frontier.cancel()
         wakeWaiters()
     }
+
+    /// Starts no new fetch and lets the crawl finish with `reason` once what is in flight has
+    /// ended (see ``Frontier/halt(_:)``).
+    func halt(_ reason: FinishReason) {
+        frontier.halt(reason)
+        wakeWaiters()
+    }
+
+    /// The reason the run was halted with, if it was.
+    var haltReason: FinishReason? { frontier.haltedBecause }
+
+    /// What a crawl that ended early did not fetch: the queued items and those abandoned in flight.
+    var unfetched: [FrontierItem] { frontier.unfetched + abandoned }
 
     /// Workers with nothing to do (the queue is empty, fetches are in flight) park here until
     /// the frontier changes: an item completes or fails, which may queue links or end the crawl.
@@ -104,7 +130,7 @@ actor CrawlState {
     /// the actor for each URL.
     private func wakeWaiters() {
         guard !waiters.isEmpty else { return }
-        let wakeAll = finishReason != nil || frontier.isCancelled || frontier.inFlightCount == 0
+        let wakeAll = finishReason != nil || frontier.isCancelled || frontier.haltedBecause != nil || frontier.inFlightCount == 0
         let count = wakeAll ? waiters.count : min(waiters.count, frontier.queuedCount)
         guard count > 0 else { return }
         let parked = waiters.prefix(count)
@@ -246,6 +272,7 @@ actor CrawlState {
         changes[.unchanged, default: 0] += 1
         var entry = previous
         entry.fetchedAt = Date()
+        entry.stale = nil  // checked now
         manifest.upsert(entry)
         if let documentKind, let localPath = previous.localPath, let sha = previous.sha256 {
             // The 304 was for this very URL (a redirect is never revalidated), so it is the key.
@@ -261,6 +288,29 @@ actor CrawlState {
     ) async -> FrontierAction {
         revalidated(item, previous: previous, documentKind: documentKind)
         return await nextAction(robotsAgent: robotsAgent)
+    }
+
+    /// Entries a run that stopped early keeps from the previous snapshot (see
+    /// ``Crawler/carryOver(from:state:staging:originals:)``): stale files, whose references
+    /// become candidates for a local path like any link, and the redirects it had recorded.
+    func carry(_ entries: [(ManifestEntry, DocumentKind?)], redirects: [ManifestEntry]) {
+        for (entry, kind) in entries {
+            manifest.upsert(entry)
+            for reference in entry.references {
+                let isRequisite = reference.hasPrefix("+")
+                let key = isRequisite ? String(reference.dropFirst()) : reference
+                if candidates[key] == nil { candidates[key] = isRequisite }
+            }
+            if let kind, let localPath = entry.localPath, let sha = entry.sha256, let url = WebURL(entry.url) {
+                documents.append(Document(url: url, localPath: localPath, kind: kind, contentType: entry.contentType,
+                                          sha256: sha, unchangedReferences: entry.references, originalOnly: true))
+            }
+        }
+        for entry in redirects {
+            guard let target = entry.references.first else { continue }
+            manifest.upsert(entry)
+            aliases[entry.url] = target
+        }
     }
 
     /// `item` redirected to `finalURL`. Returns false when `finalURL` is fetched by another
@@ -288,11 +338,17 @@ actor CrawlState {
     }
 
     /// URLs of the previous snapshot that answered 404 or 410 this time, with that status.
-    private var goneStatuses: [String: Int] = [:]
+    private(set) var goneStatuses: [String: Int] = [:]
 
     func failed(_ item: FrontierItem, kind: String, cause: String) {
         frontier.fail(item)
         wakeWaiters()
+        if kind == "cancelled", frontier.haltedBecause != nil {
+            // Cut off by a halted run: not fetched rather than failed (a refresh carries the
+            // previous copy over).
+            abandoned.append(item)
+            return
+        }
         failures.append(.init(url: item.url.string, kind: kind, cause: cause, referrer: item.referrer?.string))
         manifest.upsert(ManifestEntry(
             url: item.url, localPath: nil, status: nil, contentType: nil, length: nil, sha256: nil,
@@ -300,13 +356,19 @@ actor CrawlState {
     }
 
     /// Offers a document's links to the frontier and remembers what it refused or queued.
-    private func offer(_ links: [DiscoveredLink], from item: FrontierItem) {
+    func offer(_ links: [DiscoveredLink], from item: FrontierItem) {
         let results = frontier.discover(links, from: item)
         for (link, result) in zip(links, results) {
             switch result {
             case .refused(.outOfScope): noteOutOfScope(link.url)
             case .queued(let queued): candidates[queued.url.string] = queued.isRequisite
-            case .refused(.tooDeep): if candidates[link.url.string] == nil { candidates[link.url.string] = link.isRequisite }
+            case .refused(.tooDeep):
+                if candidates[link.url.string] == nil { candidates[link.url.string] = link.isRequisite }
+                let limit = frontier.scope.configuration.maxDepth.map { " (\($0))" } ?? ""
+                noteHeldBack(link.url, rule: .depth, detail: "more page links from the start than the depth limit\(limit)", from: item)
+            case .heldBack(let rule, let detail):
+                if candidates[link.url.string] == nil { candidates[link.url.string] = false }
+                noteHeldBack(link.url, rule: rule, detail: detail, from: item)
             case .refused(.excluded(let reason)) where reason.contains("bytes long"):
                 // Over the URL length limit: reported, never fetched.
                 if reportedLong.insert(link.url.string).inserted {
@@ -318,6 +380,20 @@ actor CrawlState {
     }
 
     private var reportedLong: Set<String> = []
+
+    private func noteHeldBack(_ url: WebURL, rule: TrapRule, detail: String, from item: FrontierItem) {
+        let key = url.string
+        guard heldBack[key] == nil else { return }
+        heldBack[key] = HeldBack(rule: rule, detail: detail, referrer: item.url.string)
+    }
+
+    /// The held-back links that were never fetched after all (another link may have reached
+    /// the same URL within the rules), sorted by URL.
+    func heldBackUnfetched() -> [(url: String, held: HeldBack)] {
+        heldBack.filter { key, _ in manifest.entry(forKey: key)?.localPath == nil || manifest.entry(forKey: key)?.status == nil }
+            .sorted { $0.key < $1.key }
+            .map { ($0.key, $0.value) }
+    }
 
     /// Counts an out-of-scope link of one document (each document offers a URL once, on a
     /// first run from its references, on a refresh from the manifest: the same count).
@@ -336,6 +412,8 @@ actor CrawlState {
         let reason: String
         /// The failure's cause as the report gives it (`disallowed by robots.txt`, `HTTP 404`, …), if it failed.
         var cause: String? = nil
+        /// The crawler-trap rule that held it back, with its detail, if one did.
+        var heldBack: HeldBack? = nil
     }
 
     /// Gives every in-scope URL that was linked but not mirrored — beyond the depth or page
@@ -356,15 +434,27 @@ actor CrawlState {
         guard !unstored.isEmpty else { return [:] }
         var reserved: [String: Reservation] = [:]
         var used = taken()
+        let unfetchedKeys = frontier.haltedBecause == nil ? [] : Set(unfetched.map(\.url.string))
         let failed = Dictionary(failures.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
         for (key, isRequisite) in unstored.sorted(by: { $0.key < $1.key }) {
             guard let url = WebURL(key) else { continue }
             let path = mapper.relativePath(for: url, contentType: isRequisite ? nil : "text/html")
             guard used.insert(path).inserted else { continue }
-            let reason = failed[key].map { "not mirrored: \($0.kind)" }
-                ?? goneStatuses[key].map { "not mirrored: http-\($0), removed from the origin since the previous snapshot" }
-                ?? "not mirrored: beyond the crawl limits"
-            reserved[key] = Reservation(path: path, isRequisite: isRequisite, reason: reason, cause: failed[key]?.cause)
+            let held = failed[key] == nil ? heldBack[key] : nil
+            let reason: String
+            if let failure = failed[key] {
+                reason = "not mirrored: \(failure.kind)"
+            } else if let status = goneStatuses[key] {
+                reason = "not mirrored: http-\(status), removed from the origin since the previous snapshot"
+            } else if let held {
+                reason = "not mirrored: held back by the \(held.rule.rawValue) rule"
+            } else if unfetchedKeys.contains(key) {
+                reason = "not mirrored: the run stopped before fetching it"
+            } else {
+                reason = "not mirrored: beyond the crawl limits"
+            }
+            reserved[key] = Reservation(path: path, isRequisite: isRequisite, reason: reason, cause: failed[key]?.cause,
+                                        heldBack: held)
             manifest.upsert(ManifestEntry(url: url, localPath: path, status: nil, fetchedAt: nil, error: reason))
         }
         return reserved
@@ -389,4 +479,5 @@ actor CrawlState {
     }
 
     var stats: FrontierStats { frontier.stats }
+    var trapPeaks: TrapPeaks { frontier.trapPeaks }
 }

@@ -19,6 +19,8 @@ public final class Crawler: Sendable {
     let client: HTTPClient
     let logger: Logger
     private let progress: CrawlProgress?
+    /// Asks the crawl to stop early (a first signal); nil when nothing can.
+    private let control: RunControl?
     let scope: CrawlScope
     private let mapper: PathMapper
     /// Folders already created in the snapshot being built (saves a walk per linked file).
@@ -27,6 +29,8 @@ public final class Crawler: Sendable {
     let resolutions = ResolutionCache()
     /// Render mode's browser and rules, when the job renders pages (``SiteJob/render``).
     let rendering: Rendering?
+    /// The sitemaps' `lastmod` per URL (``SitemapOptions/trustLastModified``).
+    let sitemapDates = SitemapDates()
 
     /// - Parameters:
     ///   - job: the site, scope and limits.
@@ -34,14 +38,17 @@ public final class Crawler: Sendable {
     ///   - client: the HTTP engine (shared by all sites of a run).
     ///   - logger: diagnostics.
     ///   - progress: live progress output, or nil.
+    ///   - control: lets the caller ask the crawl to stop early and publish what it has.
     /// - Throws: ``CrawlError/invalidJob(_:)`` for an empty start list or a bad scope rule.
-    public init(job: SiteJob, security: SecurityPolicy, client: HTTPClient, logger: Logger, progress: CrawlProgress? = nil) throws(CrawlError) {
+    public init(job: SiteJob, security: SecurityPolicy, client: HTTPClient, logger: Logger, progress: CrawlProgress? = nil,
+                control: RunControl? = nil) throws(CrawlError) {
         guard let primary = job.startURLs.first else { throw .invalidJob("no start URL") }
         self.job = job
         self.security = security
         self.client = client
         self.logger = logger
         self.progress = progress
+        self.control = control
         do {
             scope = try CrawlScope(startURLs: job.startURLs, configuration: job.scope)
         } catch {
@@ -76,8 +83,11 @@ public final class Crawler: Sendable {
         }
         let previous = job.incremental ? PreviousSnapshot.load(from: store) : nil
         var frontier = Frontier(scope: scope, limits: FrontierLimits(
-            maxPages: job.limits.maxPages, maxBytes: job.limits.maxBytes, maxURLLength: job.limits.maxURLLength))
+            maxPages: job.limits.maxPages, maxBytes: job.limits.maxBytes, maxURLLength: job.limits.maxURLLength,
+            traps: job.traps))
         frontier.seed(job.startURLs)
+        // What the last run left stale is revalidated before anything else.
+        if let previous { frontier.seedFirst(previous.staleItems(in: scope)) }
         let state = CrawlState(frontier: frontier)
         // The browser first: without it, render mode fetches nothing at all.
         do {
@@ -88,8 +98,9 @@ public final class Crawler: Sendable {
             throw error
         }
         if job.respectRobots { await loadRobots(into: state, staging: staging, previous: previous) }
+        let sitemapWarnings = (job.sitemaps.enabled ? await seedFromSitemaps(state: state) : []) + (await applyCrawlDelays(state: state))
 
-        await crawl(state: state, staging: staging, originals: originals, previous: previous)
+        await crawl(state: state, staging: staging, originals: originals, previous: previous, started: started)
         let rendered = await finishRendering(staging: staging)
         var phaseStart = Date()
         logger.debug("\(job.name): crawl phase \(Self.seconds(since: started))")
@@ -97,9 +108,20 @@ public final class Crawler: Sendable {
             removeQuietly(staging.fileSystem.root)
             throw .store(fatal)
         }
-        if Task.isCancelled {
+        let halted = await state.haltReason
+        if Task.isCancelled || (halted == .interrupted && previous == nil && !job.publishPartial) {
             removeQuietly(staging.fileSystem.root)
             throw .cancelled
+        }
+        // A run that stopped early keeps the previous copy of what it did not reach.
+        var carried = 0
+        if halted != nil, let previous {
+            do {
+                carried = try await carryOver(from: previous, state: state, staging: staging, originals: originals)
+            } catch {
+                removeQuietly(staging.fileSystem.root)
+                throw .store(error)
+            }
         }
         do {
             try originals.writeIndex(to: staging.fileSystem)
@@ -130,7 +152,7 @@ public final class Crawler: Sendable {
         let (rewritten, rewriteFailures) = await rewriteDocuments(
             state: state, staging: staging, originals: originals, paths: paths, previous: previous)
         let manifestError = await manifestSaved
-        var warnings: [String] = job.warnings
+        var warnings: [String] = job.warnings + sitemapWarnings + (await politenessNotes())
         switch await placeholders {
         case .success(let (failed, first)):
             // A placeholder only explains a missing page: the snapshot is complete without it.
@@ -163,13 +185,25 @@ public final class Crawler: Sendable {
         let failures = await state.failures + (rendered?.failures ?? [])
         var byKind: [String: Int] = [:]
         for failure in failures { byKind[failure.kind, default: 0] += 1 }
-        if let reason = await state.finishReason, reason != .exhausted {
-            warnings.append("stopped early: \(reason == .pageLimit ? "the page limit (--max-pages)" : reason == .byteLimit ? "the byte limit (--max-bytes)" : "cancelled") was reached")
+        let finishReason = await state.finishReason ?? .exhausted
+        let unfetched = finishReason.isEarly ? await state.unfetched.map(\.url.string).sorted() : []
+        switch finishReason {
+        case .exhausted: break
+        case .pageLimit: warnings.append("stopped early: the page limit (--max-pages) was reached")
+        case .byteLimit: warnings.append("stopped early: the byte limit (--max-bytes) was reached")
+        case .cancelled: warnings.append("stopped early: cancelled")
+        case .runTimeLimit, .interrupted:
+            let why = finishReason == .runTimeLimit ? "the run-time budget (--max-run-time) ran out" : "the run was interrupted"
+            warnings.append("stopped early: \(why); \(unfetched.count) URL(s) not fetched"
+                            + (carried > 0 ? ", \(carried) kept from the previous snapshot unrevalidated (stale)" : ""))
         }
-        let report = CrawlReport(
+        let held = await state.heldBackUnfetched()
+        var heldByRule: [String: Int] = [:]
+        for entry in held { heldByRule[entry.held.rule.rawValue, default: 0] += 1 }
+        var report = CrawlReport(
             site: job.name, startURLs: job.startURLs.map(\.string), snapshot: staging.id,
             startedAt: started, finishedAt: finished, durationSeconds: finished.timeIntervalSince(started),
-            finishReason: String(describing: await state.finishReason ?? .exhausted),
+            finishReason: String(describing: finishReason),
             fetched: await state.pages + state.requisites, pages: await state.pages, requisites: await state.requisites,
             failed: failures.count, bytes: await state.bytes,
             added: await state.changes[.added] ?? 0, changed: await state.changes[.changed] ?? 0,
@@ -177,7 +211,15 @@ public final class Crawler: Sendable {
             removed: previous.map { $0.removedCount(comparedWith: manifest) } ?? 0,
             previousSnapshot: previous?.id, rewrittenDocuments: rewritten,
             errorsByKind: byKind, errors: failures, outOfScope: await state.outOfScopeList,
-            outOfScopeCount: await state.outOfScopeCount, warnings: warnings, render: rendered?.summary)
+            outOfScopeCount: await state.outOfScopeCount, warnings: warnings,
+            heldBack: held.prefix(CrawlReport.listLimit).map {
+                CrawlReport.HeldBack(url: $0.url, rule: $0.held.rule.rawValue, detail: $0.held.detail, referrer: $0.held.referrer)
+            },
+            heldBackCount: held.count, heldBackByRule: heldByRule,
+            notFetched: Array(unfetched.prefix(CrawlReport.listLimit)), notFetchedCount: unfetched.count, stale: carried,
+            trapPeaks: await state.trapPeaks)
+        report.proxy = client.proxySummary
+        report.render = rendered?.summary
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -217,10 +259,21 @@ public final class Crawler: Sendable {
     /// Runs `jobs` workers; each takes the next URL from the frontier as soon as it is done with
     /// its last one. No central dispatcher: with a 2-thread cooperative pool busy parsing HTML, a
     /// single driver task could not refill the transfer slots fast enough under latency.
-    private func crawl(state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, previous: PreviousSnapshot?) async {
+    ///
+    /// A watcher task beside them ends the crawl early when the run-time budget runs out or the
+    /// caller asks (``RunControl``): the frontier is halted (no new fetch), and after the grace
+    /// period the transfers still in flight are cancelled (the workers, not the run: what was
+    /// fetched is still published).
+    private func crawl(
+        state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, previous: PreviousSnapshot?, started: Date
+    ) async {
         let workers = max(1, job.jobs)
         let robotsAgent = job.respectRobots ? job.userAgent : nil
-        await withTaskGroup(of: Void.self) { group in
+        let deadline = job.limits.runTime.map { started.addingTimeInterval($0) }
+        let grace = job.limits.stopGrace
+        let control = self.control
+        /// true: a worker finished; false: the watcher's grace ran out.
+        await withTaskGroup(of: Bool.self) { group in
             for worker in 0..<workers {
                 group.addTask {
                     var sequence = 0
@@ -233,6 +286,30 @@ public final class Crawler: Sendable {
                         }
                         return next
                     }
+                    return true
+                }
+            }
+            if deadline != nil || control != nil {
+                group.addTask {
+                    while !Task.isCancelled {
+                        let reason: FinishReason? = if let deadline, Date() >= deadline { .runTimeLimit } else { control?.haltReason }
+                        if let reason {
+                            await state.halt(reason)
+                            try? await Task.sleep(nanoseconds: UInt64(grace * 1_000_000_000))
+                            return false
+                        }
+                        try? await Task.sleep(nanoseconds: 50_000_000)
+                    }
+                    return false
+                }
+            }
+            var running = workers
+            while let finished = await group.next() {
+                if finished {
+                    running -= 1
+                    if running == 0 { group.cancelAll() }  // the watcher, if any
+                } else if running > 0 {
+                    group.cancelAll()  // the grace ran out: cancel what is still in flight
                 }
             }
         }
@@ -293,6 +370,13 @@ public final class Crawler: Sendable {
         var known = revalidate ? previous?.revalidatable(item.url) : nil
         // A page stored in another render mode last time is fetched again in full.
         if known != nil, let previous, renderModeChanged(item, previous: previous) { known = nil }
+        // The sitemap says the copy we have is current: no request at all (opt-in; a rendered
+        // page also depends on what it loaded, so it is asked for as usual).
+        if job.sitemaps.trustLastModified, rendering?.renders(item) != true, let known, let previous, sitemapDates.unchanged(item.url, since: known.fetchedAt),
+           let next = try? await reuse(item, entry: known, previous: previous, state: state, staging: staging,
+                                       originals: originals, robotsAgent: robotsAgent) {
+            return next
+        }
         let temporary = CrawlState.temporaryName(in: "_mirror/tmp", worker: download.worker, sequence: download.sequence)
         let temporaryPath = staging.fileSystem.absolutePath(temporary)
         var request = HTTPRequest(
@@ -398,8 +482,26 @@ public final class Crawler: Sendable {
         _ item: FrontierItem, entry: ManifestEntry, previous: PreviousSnapshot, state: CrawlState, staging: StagingSnapshot,
         originals: OriginalsPack, robotsAgent: String?
     ) async throws -> FrontierAction? {
+        guard let kind = try linkPrevious(entry, url: item.url, previous: previous, staging: staging, originals: originals)
+        else { return nil }
+        return await state.revalidatedThenNext(item, previous: entry, documentKind: kind.document, robotsAgent: robotsAgent)
+    }
+
+    /// What ``linkPrevious(_:url:previous:staging:originals:)`` linked: a document (its original,
+    /// to be rewritten again) or a plain file.
+    struct LinkedKind {
+        let document: CrawlState.DocumentKind?
+    }
+
+    /// Links the previous snapshot's copy of `entry` into the new one: the rewritten file for
+    /// plain files, the original bytes for documents (they are rewritten again, since the files
+    /// they link to may have changed). Returns nil, with nothing done, when the previous snapshot
+    /// no longer has that file.
+    func linkPrevious(
+        _ entry: ManifestEntry, url: WebURL, previous: PreviousSnapshot, staging: StagingSnapshot, originals: OriginalsPack
+    ) throws -> LinkedKind? {
         guard let localPath = entry.localPath else { return nil }
-        let type = DocumentType(mediaType: entry.contentType.map(HTTPResponse.mediaType(of:)), path: item.url.path)
+        let type = DocumentType(mediaType: entry.contentType.map(HTTPResponse.mediaType(of:)), path: url.path)
         var kind: CrawlState.DocumentKind?
         switch type {
         case .html: kind = .html
@@ -422,7 +524,7 @@ public final class Crawler: Sendable {
                                     path: localPath)
             else { return nil }
         }
-        return await state.revalidatedThenNext(item, previous: entry, documentKind: kind, robotsAgent: robotsAgent)
+        return LinkedKind(document: kind)
     }
 
     /// Links `source` to `destination` (EEXIST: the same bytes are there already). Returns false
@@ -640,6 +742,7 @@ public final class Crawler: Sendable {
         case .io: "io"
         case .cancelled: "cancelled"
         case .curl: "internal"
+        case .proxyRefused, .proxyUnreachable: "proxy"
         }
     }
 

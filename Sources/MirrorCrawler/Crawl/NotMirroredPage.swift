@@ -18,12 +18,26 @@ enum NotMirroredPage {
     ///   - url: the page's URL.
     ///   - reason: why it is not in the mirror, as the manifest records it (`not mirrored: …`).
     ///   - cause: the failure's cause as the run's report gives it, if the fetch failed.
+    ///   - heldBack: the crawler-trap rule that held it back, if one did.
     ///   - site: the site's name.
     ///   - date: when the snapshot was made.
-    static func html(url: String, reason: String, cause: String? = nil, site: String, date: Date) -> [UInt8] {
+    static func html(url: String, reason: String, cause: String? = nil, heldBack: CrawlState.HeldBack? = nil,
+                     site: String, date: Date) -> [UInt8] {
         let kind = reason.hasPrefix("not mirrored: ") ? String(reason.dropFirst("not mirrored: ".count)) : reason
         let explanation: String
-        if kind == "beyond the crawl limits" {
+        if let heldBack, heldBack.rule == .depth {
+            explanation = "It is beyond the crawl limits of this copy (its <code>depth</code> rule): \(htmlEscape(heldBack.detail)) "
+                + "(<code>--depth</code>, 20 by default; <code>--depth inf</code> lifts it)."
+        } else if let heldBack {
+            let rule = heldBack.rule
+            explanation = "The crawl held it back by its <code>\(rule.rawValue)</code> rule, one of the defences "
+                + "against crawler traps: \(htmlEscape(rule.explanation)) (\(htmlEscape(heldBack.detail))). "
+                + "If this page belongs in the copy, raise the limit with <code>\(rule.option)</code> "
+                + "(<code>\(rule.configKey)</code> in config.json); <code>\(rule.option) off</code> switches the rule off."
+        } else if kind == "the run stopped before fetching it" {
+            explanation = "The run that made this copy stopped early (its time budget, <code>--max-run-time</code>, "
+                + "ran out, or it was interrupted) before it reached this page; the next run fetches it."
+        } else if kind == "beyond the crawl limits" {
             explanation = "It is beyond the crawl limits of this copy (<code>--depth</code>, <code>--max-pages</code>, <code>--max-bytes</code>)."
         } else if kind == "robots" {
             explanation = "The site's robots.txt disallows it, and the crawl honours robots.txt (<code>--ignore-robots</code> turns that off)."

@@ -64,3 +64,17 @@ struct PreviousSnapshot: Sendable {
         }.count
     }
 }
+
+extension PreviousSnapshot {
+    /// The entries the last run carried over without revalidating them (``MirrorStore/ManifestEntry/stale``),
+    /// as frontier items with the depth and kind they had, for a crawl to revalidate first; those
+    /// the scope no longer fetches are left out.
+    func staleItems(in scope: CrawlScope) -> [FrontierItem] {
+        manifest.compactMap { entry -> FrontierItem? in
+            guard let stale = entry.stale, let url = WebURL(entry.url),
+                  scope.classify(url, isRequisite: stale.isRequisite, depth: stale.depth).isFetched
+            else { return nil }
+            return FrontierItem(url: url, depth: stale.depth, isRequisite: stale.isRequisite, referrer: nil)
+        }.sorted { $0.url.string < $1.url.string }
+    }
+}

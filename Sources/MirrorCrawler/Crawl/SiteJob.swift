@@ -32,6 +32,16 @@ public struct SiteJob: Sendable {
     /// Render mode: pages loaded in a headless browser whose every request the crawl answers
     /// (nil: no page is rendered).
     public var render: RenderSettings? = nil
+    /// The crawler-trap defences (on by default; ``TrapRules/off`` switches them all off).
+    public var traps: TrapRules = .defaults
+    /// When a first mirror (no current snapshot) is interrupted, publish what it fetched as a
+    /// partial snapshot. A refresh that stops early always publishes, carrying the previous
+    /// copy of what it did not reach over (``ManifestEntry/stale``).
+    public var publishPartial = true
+    /// Seed the crawl from sitemaps, and trust their `lastmod` on a refresh.
+    public var sitemaps = SitemapOptions()
+    /// Pacing, byte rate and back-off (the HTTP client's ``MirrorHTTP/HostThrottle``).
+    public var politeness = Politeness()
 
     /// Concurrent transfers unless configured. HTTP/2 carries them as streams over a few
     /// connections (at most ``CrawlLimits/perHostConnections`` per host), so a higher count costs
@@ -48,6 +58,7 @@ public struct SiteJob: Sendable {
         self.startURLs = startURLs
         self.outputRoot = outputRoot
         scope = ScopeConfiguration()
+        scope.maxDepth = TrapRules.defaultDepth
         limits = CrawlLimits()
         jobs = SiteJob.defaultJobs
         respectRobots = true
@@ -91,6 +102,16 @@ public struct CrawlLimits: Sendable, Equatable {
     /// alike (BENCHMARKS.md). 32 halves the time where it matters and stays a modest load for
     /// the server (`--per-host` lowers it).
     public var perHostConnections: Int = 32
+    /// The run's time budget: when it runs out, no new transfer starts, those in flight get
+    /// ``stopGrace``, and the run rewrites and publishes what it has (exit 10); nil for none.
+    public var runTime: TimeInterval?
+
+    /// How long transfers in flight may go on once a run has been told to stop: a tenth of the
+    /// budget, between half a second and five seconds (five seconds after a signal).
+    public var stopGrace: TimeInterval {
+        guard let runTime else { return 5 }
+        return min(5, max(0.5, runTime / 10))
+    }
 
     public init() {}
 }

@@ -27,4 +27,6 @@ public enum DiscoveryResult: Sendable, Equatable {
     /// The scope refused it (or it is longer than ``FrontierLimits/maxURLLength``, reported as
     /// ``ScopeDecision/excluded(reason:)``).
     case refused(ScopeDecision)
+    /// In scope, but a crawler-trap rule held it back (``TrapGuard``); `detail` says by how much.
+    case heldBack(TrapRule, detail: String)
 }

@@ -15,6 +15,8 @@ extension Frontier {
     public mutating func discover(_ links: [DiscoveredLink], from parent: FrontierItem) -> [DiscoveryResult] {
         var results: [DiscoveryResult] = []
         results.reserveCapacity(links.count)
+        // The parent's shape, once per document, and only when it can matter.
+        let parentShape = !parent.isRequisite && limits.traps.maxShapeChain != nil ? traps.shape(of: parent) : nil
         for link in links {
             let url = link.url.withoutFragment
             let key = url.string
@@ -25,6 +27,7 @@ extension Frontier {
                    scope.classify(url, isRequisite: false, depth: depth) == .page {
                     upgrade(index, toPageAtDepth: depth)
                 }
+                if !link.isRequisite, !parent.isRequisite { lowerCounters(index, link: url, parent: parent, parentShape: parentShape) }
                 results.append(.duplicate)
                 continue
             }
@@ -36,6 +39,16 @@ extension Frontier {
             }
             let decision = scope.classify(url, isRequisite: link.isRequisite, depth: depth)
             switch decision {
+            case .page where limits.traps.isActive:
+                switch traps.admit(url, parent: parent, parentShape: parentShape) {
+                case .admitted(let chain, let growth):
+                    let item = FrontierItem(url: url, depth: depth, isRequisite: false, referrer: parent.url,
+                                            chain: chain, growth: growth)
+                    enqueue(item, key: key)
+                    results.append(.queued(item))
+                case .held(let rule, let detail):
+                    results.append(.heldBack(rule, detail: detail))
+                }
             case .page, .requisite:
                 let item = FrontierItem(url: url, depth: depth, isRequisite: decision == .requisite, referrer: parent.url)
                 enqueue(item, key: key)

@@ -1,3 +1,5 @@
+import MirrorCore
+
 // Queue bookkeeping: new entries, depth buckets, and upgrades of queued entries.
 
 extension Frontier {
@@ -19,6 +21,9 @@ extension Frontier {
 
     /// Removes the next live queued entry: lowest depth first, FIFO within it.
     mutating func popQueued() -> Int? {
+        while let index = priority.popFirst() {
+            if entries[index].state == .queued { return index }
+        }
         while lowestDepth < buckets.count {
             while let index = buckets[lowestDepth].popFirst() {
                 let entry = entries[index]
@@ -40,7 +45,18 @@ extension Frontier {
         guard entry.state == .queued, entry.item.isRequisite || depth < entry.item.depth else { return }
         let newDepth = min(depth, entry.item.depth)
         entries[index].item = FrontierItem(
-            url: entry.item.url, depth: newDepth, isRequisite: false, referrer: entry.item.referrer)
+            url: entry.item.url, depth: newDepth, isRequisite: false, referrer: entry.item.referrer,
+            chain: Int(entry.item.chain), growth: Int(entry.item.growth))
         if newDepth != entry.item.depth { push(index, depth: newDepth) }
+    }
+
+    /// Lowers the trap counters of a still-queued page to those it would get from `parent`
+    /// (a page a chain reached first, but an index lists too).
+    mutating func lowerCounters(_ index: Int, link url: WebURL, parent: FrontierItem, parentShape: Int?) {
+        let item = entries[index].item
+        guard entries[index].state == .queued, !item.isRequisite, item.chain > 0 || item.growth > 0 else { return }
+        let counters = traps.counters(of: url, parent: parent, parentShape: parentShape)
+        entries[index].item.chain = min(item.chain, UInt16(clamping: counters.chain))
+        entries[index].item.growth = min(item.growth, UInt16(clamping: counters.growth))
     }
 }

@@ -56,7 +56,13 @@ public struct Frontier: Sendable {
     var fetchCount = 0
     var byteCount: Int64 = 0
     var isCancelled = false
+    /// Set by ``halt(_:)``: no new fetch starts, and the crawl finishes with this reason.
+    var haltReason: FinishReason?
     var finishReason: FinishReason?
+    /// Entries queued by ``seedFirst(_:)``: handed out before any depth bucket.
+    var priority = FIFOQueue<Int>()
+    /// The crawler-trap rules and what they remember.
+    var traps: TrapGuard
 
     /// Creates an empty frontier.
     /// - Parameters:
@@ -65,6 +71,7 @@ public struct Frontier: Sendable {
     public init(scope: CrawlScope, limits: FrontierLimits) {
         self.scope = scope
         self.limits = limits
+        traps = TrapGuard(rules: limits.traps)
     }
 
     /// Queues start URLs as depth-0 pages.
@@ -89,6 +96,7 @@ public struct Frontier: Sendable {
     /// ``fail(_:)``. `.wait` means ask again after one of those. `.finished` is final.
     public mutating func next() -> FrontierAction {
         if let finishReason { return .finished(finishReason) }
+        if let haltReason { return stop(haltReason) }
         if isCancelled { return stop(.cancelled) }
         if queuedCount > 0 {
             if let maxPages = limits.maxPages, fetchCount >= maxPages { return stop(.pageLimit) }
@@ -132,6 +140,42 @@ public struct Frontier: Sendable {
     /// answers `.wait` until they are, then `.finished(.cancelled)`.
     public mutating func cancel() {
         isCancelled = true
+    }
+
+    /// Stops handing out fetches because the run must end early (its time budget ran out, or
+    /// it was asked to stop): like ``cancel()``, but the crawl then finishes with `reason`, and
+    /// what is still queued stays queued (``unfetched``), so the run can say what it did not
+    /// fetch. The first reason given wins; a later ``cancel()`` still aborts.
+    /// - Parameter reason: ``FinishReason/runTimeLimit`` or ``FinishReason/interrupted``.
+    public mutating func halt(_ reason: FinishReason) {
+        if haltReason == nil, finishReason == nil { haltReason = reason }
+    }
+
+    /// The reason given to ``halt(_:)``, if it was called.
+    public var haltedBecause: FinishReason? { haltReason }
+
+    /// Queues URLs ahead of everything else (a refresh revalidates first what the last run
+    /// left stale). Each keeps its depth and kind; a URL already known is left as it is.
+    /// - Parameter items: the items, in the order they should be fetched.
+    public mutating func seedFirst(_ items: [FrontierItem]) {
+        for item in items {
+            let key = item.url.withoutFragment.string
+            guard indexByKey[key] == nil else { continue }
+            let index = entries.count
+            entries.append(Entry(item: item, state: .queued))
+            indexByKey[key] = index
+            queuedCount += 1
+            priority.append(index)
+        }
+    }
+
+    /// How close the crawl came to each crawler-trap limit.
+    public var trapPeaks: TrapPeaks { traps.peaks }
+
+    /// The items still queued, in no particular order: what a crawl that ended early did not
+    /// fetch.
+    public var unfetched: [FrontierItem] {
+        entries.compactMap { $0.state == .queued ? $0.item : nil }
     }
 
     /// The current counters.

@@ -20,4 +20,13 @@ public enum FinishReason: Sendable, Equatable {
     case byteLimit
     /// ``Frontier/cancel()`` was called.
     case cancelled
+    /// The run's time budget ran out (``Frontier/halt(_:)``); what was queued is not fetched.
+    case runTimeLimit
+    /// The run was asked to stop (a first SIGINT or SIGTERM, ``Frontier/halt(_:)``); what was
+    /// queued is not fetched.
+    case interrupted
+
+    /// True when the run stopped before it had fetched everything it found (a limit, a
+    /// budget, a signal).
+    public var isEarly: Bool { self != .exhausted }
 }

@@ -12,6 +12,10 @@ public struct FrontierItem: Sendable, Equatable {
     public let isRequisite: Bool
     /// The URL of the document that first referenced it; nil for a start URL.
     public let referrer: WebURL?
+    /// Pages of the same shape in a row that led to this one (``TrapGuard``); 0 for a start URL.
+    public internal(set) var chain: UInt16
+    /// Steps in a row in which a value of the URL grew (``TrapGuard``); 0 for a start URL.
+    public internal(set) var growth: UInt16
 
     /// Creates an item. The frontier makes its own; this is for tests and callers' bookkeeping.
     /// - Parameters:
@@ -19,10 +23,14 @@ public struct FrontierItem: Sendable, Equatable {
     ///   - depth: the link depth.
     ///   - isRequisite: whether it is fetched as a requisite.
     ///   - referrer: the referencing document's URL.
-    public init(url: WebURL, depth: Int, isRequisite: Bool, referrer: WebURL?) {
+    ///   - chain: the trap guard's shape-chain counter.
+    ///   - growth: the trap guard's growth counter.
+    public init(url: WebURL, depth: Int, isRequisite: Bool, referrer: WebURL?, chain: Int = 0, growth: Int = 0) {
         self.url = url.withoutFragment
         self.depth = depth
         self.isRequisite = isRequisite
         self.referrer = referrer
+        self.chain = UInt16(clamping: chain)
+        self.growth = UInt16(clamping: growth)
     }
 }

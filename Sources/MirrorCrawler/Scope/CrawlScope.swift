@@ -55,7 +55,13 @@ public struct CrawlScope: Sendable {
         var excludes: [CompiledPathRule] = []
         for rule in configuration.excludes { excludes.append(try CompiledPathRule(rule)) }
         var hosts: [HostPattern] = []
-        for pattern in configuration.requisiteHosts { hosts.append(try HostPattern(parsing: pattern)) }
+        for pattern in configuration.requisiteHosts {
+            do {
+                hosts.append(try HostPattern(parsing: pattern))
+            } catch {
+                throw .invalidHostPattern(pattern: pattern)
+            }
+        }
         self.includes = includes
         self.excludes = excludes
         self.requisiteHosts = hosts

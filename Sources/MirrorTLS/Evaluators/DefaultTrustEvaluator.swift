@@ -4,7 +4,7 @@ public struct DefaultTrustEvaluator: ServerTrustEvaluating {
     public let anchors: TrustAnchors
     /// Whether the leaf must name the host (on unless explicitly turned off).
     public let validateHost: Bool
-    private let verifier: ChainVerifier
+    let verifier: ChainVerifier
 
     public var name: String { "default" }
 

@@ -16,12 +16,15 @@ public final class ClientIdentity: @unchecked Sendable {
     public let leaf: CertificateInfo
     /// The intermediate certificates sent along with the leaf (not including the leaf).
     public let chain: [CertificateInfo]
+    /// The token, key and certificate source, when the key is on a PKCS#11 token.
+    public let token: TokenKeyInfo?
 
     let key: PrivateKey
     let certificate: X509Certificate
     let chainCertificates: [X509Certificate]
 
-    init(key: PrivateKey, certificate: X509Certificate, chain: [X509Certificate], file: String) throws(IdentityError) {
+    init(key: PrivateKey, certificate: X509Certificate, chain: [X509Certificate], file: String,
+         token: TokenKeyInfo? = nil) throws(IdentityError) {
         do {
             self.leaf = try CertificateInfo(certificate)
             var infos: [CertificateInfo] = []
@@ -30,6 +33,7 @@ public final class ClientIdentity: @unchecked Sendable {
         } catch {
             throw .openSSL(operation: "reading the certificates of \(file)", detail: error.summary)
         }
+        self.token = token
         self.key = key
         self.certificate = certificate
         self.chainCertificates = chain

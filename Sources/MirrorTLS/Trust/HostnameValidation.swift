@@ -1,15 +1,16 @@
 import COpenSSL
 import Foundation
+import MirrorCore
 
 /// Does a certificate name a host? (`X509_check_host` for names, `X509_check_ip_asc` for IP literals.)
 enum HostnameValidation {
     /// Whether `certificate` is valid for `host`.
     ///
-    /// IPv6 brackets and a trailing dot are removed first. IP literals match only IP SANs.
+    /// The host is compared in its ``MirrorCore/HostName`` form (lower case, no IPv6 brackets
+    /// or trailing dot, IDNA A-labels, as certificates carry them). IP literals match only IP SANs.
     static func matches(_ certificate: CertificateInfo, host: String) -> Bool {
         guard let x509 = X509Certificate(der: certificate.der) else { return false }
-        let name = normalized(host)
-        guard !name.isEmpty else { return false }
+        guard let name = HostName.canonical(host) else { return false }
         let result: Int32
         if isIPLiteral(name) {
             result = X509_check_ip_asc(x509.pointer, name, 0)
@@ -20,13 +21,6 @@ enum HostnameValidation {
         return result == 1
     }
 
-    /// The host without IPv6 brackets or a trailing dot.
-    static func normalized(_ host: String) -> String {
-        var name = host
-        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-        if name.hasSuffix(".") { name = String(name.dropLast()) }
-        return name
-    }
 
     /// Whether `name` is an IPv4 or IPv6 address literal (`inet_pton`).
     static func isIPLiteral(_ name: String) -> Bool {

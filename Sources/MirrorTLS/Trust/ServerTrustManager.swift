@@ -1,3 +1,5 @@
+import MirrorCore
+
 /// The host → policy table.
 ///
 /// Patterns are exact hosts (case-insensitive, a trailing dot ignored) or `*.example.com`, which
@@ -6,13 +8,13 @@
 /// default) an unknown host is refused (fail closed); without it, it gets ``DefaultTrustEvaluator``
 /// with the system anchors.
 public struct ServerTrustManager: Sendable {
-    private let exact: [String: any ServerTrustEvaluating]
-    private let wildcards: [(suffix: String, evaluator: any ServerTrustEvaluating)]
+    private let table: HostPatternTable<any ServerTrustEvaluating>
     /// Whether an unknown host is refused.
     public let allHostsMustBeEvaluated: Bool
     private let fallback: (any ServerTrustEvaluating)?
 
-    /// Creates the table. For a pattern given twice, the later entry wins.
+    /// Creates the table. For a pattern given twice, the later entry wins; a pattern text
+    /// that is not a ``MirrorCore/HostPattern`` is left out (its hosts then fail closed).
     ///
     /// - Parameters:
     ///   - evaluators: patterns and their policies.
@@ -33,18 +35,9 @@ public struct ServerTrustManager: Sendable {
 
     private init(evaluators: [(pattern: String, evaluator: any ServerTrustEvaluating)], allHostsMustBeEvaluated: Bool, fallback: (any ServerTrustEvaluating)?) {
         self.fallback = fallback
-        var exact: [String: any ServerTrustEvaluating] = [:]
-        var wildcards: [String: any ServerTrustEvaluating] = [:]
-        for (pattern, evaluator) in evaluators {
-            let normalized = Self.normalize(pattern)
-            if normalized.hasPrefix("*."), normalized.count > 2 {
-                wildcards[String(normalized.dropFirst())] = evaluator  // keeps the leading dot
-            } else {
-                exact[normalized] = evaluator
-            }
-        }
-        self.exact = exact
-        self.wildcards = wildcards.map { (suffix: $0.key, evaluator: $0.value) }.sorted { $0.suffix.count > $1.suffix.count }
+        table = HostPatternTable(evaluators.compactMap { entry in
+            (try? HostPattern(parsing: entry.pattern, allowPort: false)).map { ($0, entry.evaluator) }
+        })
         self.allHostsMustBeEvaluated = allHostsMustBeEvaluated
     }
 
@@ -55,17 +48,11 @@ public struct ServerTrustManager: Sendable {
     ///   all hosts must be evaluated.
     /// - Throws: ``TrustError/noEvaluatorForHost(host:)`` when nothing matches and all hosts must be evaluated.
     public func evaluator(forHost host: String) throws(TrustError) -> any ServerTrustEvaluating {
-        let name = Self.normalize(host)
-        if let match = exact[name] { return match }
-        if let match = wildcards.first(where: { name.hasSuffix($0.suffix) && name.count > $0.suffix.count }) {
-            return match.evaluator
-        }
+        if let match = table.value(forHost: host) { return match }
         guard !allHostsMustBeEvaluated else { throw .noEvaluatorForHost(host: host) }
         return fallback ?? DefaultTrustEvaluator()
     }
 
-    /// Lower-case, without IPv6 brackets or a trailing dot.
-    static func normalize(_ host: String) -> String {
-        HostnameValidation.normalized(host.lowercased())
-    }
+    /// Whether a policy of the table (not the fallback) covers `host`.
+    public func names(host: String) -> Bool { table.value(forHost: host) != nil }
 }

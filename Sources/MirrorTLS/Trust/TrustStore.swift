@@ -23,6 +23,13 @@ final class TrustStore: @unchecked Sendable {
             guard X509_STORE_set_default_paths(store) == 1 else {
                 throw .openSSL(operation: "X509_STORE_set_default_paths", detail: OpenSSLErrorQueue.drainedText())
             }
+        case let .systemAndFiles(paths):
+            guard X509_STORE_set_default_paths(store) == 1 else {
+                throw .openSSL(operation: "X509_STORE_set_default_paths", detail: OpenSSLErrorQueue.drainedText())
+            }
+            for path in paths {
+                for certificate in try CertificateInfo.loadPEMFile(path) { try add(certificate) }
+            }
         case let .files(paths):
             for path in paths {
                 for certificate in try CertificateInfo.loadPEMFile(path) { try add(certificate) }

@@ -1,0 +1,99 @@
+import Foundation
+import MirrorCore
+import MirrorCrawler
+import MirrorHTTP
+import MirrorScheduler
+import MirrorStore
+
+/// One unattended-safe run of one site, shared by `mirror`, `refresh` and config runs:
+/// take the site lock, remove leftovers of killed runs, crawl (incrementally against the current
+/// snapshot), publish, apply retention, and append a record to the site's history — also when
+/// the run fails, so that `snapshots` shows every attempt.
+struct SiteRun {
+    let job: SiteJob
+    let security: SecurityPolicy
+    let client: HTTPClient
+    let logger: Logger
+    /// Snapshots to keep after publishing (nil: keep all).
+    let keep: Int?
+    /// Warnings to carry into the report (e.g. the client certificate expires soon).
+    var warnings: [String] = []
+    /// Asks the crawl to stop early and publish what it has (a first signal).
+    var control: RunControl? = nil
+
+    /// - Returns: the exit code: 0 complete, 10 partial, or the failure's own code.
+    /// - Throws: ``CrawlError/cancelled`` when interrupted; other failures are logged,
+    ///   recorded in the history and returned as an exit code.
+    func execute(command: String) async throws -> ExitCode {
+        let started = Date()
+        let history = RunHistory(siteDirectory: job.siteDirectory)
+        let lock: SiteLock
+        do {
+            try FileManager.default.createDirectory(atPath: job.siteDirectory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            lock = try SiteLock.acquire(siteDirectory: job.siteDirectory, site: job.name, command: command)
+        } catch let error as SiteLockError {
+            logger.error(error.summary, hint: error.hint, category: error.category.rawValue)
+            return .busy
+        } catch {
+            logger.error("\(job.name): cannot create \(job.siteDirectory): \(error)", hint: "check the output folder's permissions", category: "io")
+            return .io
+        }
+        defer { lock.release() }
+        let store = try? SnapshotStore(siteDirectory: job.siteDirectory)
+        if let removed = try? store?.cleanLeftovers(), !removed.isEmpty {
+            logger.info("\(job.name): removed \(removed.count) partial snapshot(s) left by an interrupted run")
+        }
+        do {
+            let progress = logger.minimumLevel <= .info ? CrawlProgress(site: job.name, logger: logger) : nil
+            var job = self.job
+            job.warnings += warnings
+            let crawler = try Crawler(job: job, security: security, client: client, logger: logger, progress: progress,
+                                      control: control)
+            let report = try await crawler.run()
+            if let keep, let removed = try? store?.retain(keep: keep), !removed.isEmpty {
+                logger.info("\(job.name): removed \(removed.count) old snapshot(s) (keep \(keep))")
+            }
+            let code = summarise(report)
+            record(history, started: started, code: code, report: report, error: nil)
+            return code
+        } catch CrawlError.cancelled {
+            record(history, started: started, code: .interrupted, report: nil, error: CrawlError.cancelled.summary)
+            throw CrawlError.cancelled
+        } catch let error as any DiagnosableError {
+            logger.error("\(job.name): \(error.summary)", hint: error.hint, category: error.category.rawValue)
+            let code = ExitCode(error.category)
+            record(history, started: started, code: code, report: nil, error: error.summary)
+            return code
+        }
+    }
+
+    /// Logs a published run's summary and failures, and gives its exit code: a run halted by a
+    /// signal says so (130) although it published; one that ran out of its time budget is
+    /// partial (10), like one with failures.
+    private func summarise(_ report: CrawlReport) -> ExitCode {
+        logger.info(report.summaryLine)
+        for failure in report.errors.prefix(20) { logger.warning("\(failure.url): \(failure.cause)") }
+        if report.errors.count > 20 { logger.warning("… and \(report.errors.count - 20) more failures in the report") }
+        if report.notFetchedCount > 0 {
+            logger.warning("\(job.name): \(report.notFetchedCount) URL(s) not fetched before the run stopped (listed in the report)")
+        }
+        if report.finishReason == "interrupted" { return .interrupted }
+        return report.failed > 0 || report.stoppedEarly ? .partial : .success
+    }
+
+    private func record(_ history: RunHistory, started: Date, code: ExitCode, report: CrawlReport?, error: String?) {
+        let outcome: RunOutcome = code == .success ? .success
+            : code == .partial || (code == .interrupted && report != nil) ? .partial : .failed
+        let counts = report.map {
+            RunRecord.Counts(added: $0.added, changed: $0.changed, removed: $0.removed, unchanged: $0.unchanged, failed: $0.failed)
+        } ?? RunRecord.Counts()
+        let entry = RunRecord(site: job.name, startedAt: started, finishedAt: Date(), outcome: outcome, exitCode: code.rawValue,
+                              counts: counts, bytes: report?.bytes ?? 0, error: error, snapshot: report?.snapshot)
+        do {
+            try history.append(entry)
+        } catch {
+            logger.warning("\(job.name): could not write the run history: \(error.summary)")
+        }
+    }
+}
