@@ -89,8 +89,10 @@ public struct PageBudget: Sendable, Equatable {
     /// (`Runtime.terminateExecution`) and asked once more.
     public var capture: Double
 
-    /// Defaults measured on Debian's Chromium on a 2-core machine (see BENCHMARKS.md): a page
-    /// built from a few JSON answers is done 150 ms after its last response.
+    /// The defaults. The quiet period (150 ms) covers the gap between a response and the
+    /// request a script makes from it (a few milliseconds on the fixtures) with room for short
+    /// timers; raise it for pages that debounce their requests. 15 s, 500 requests and 64 MiB
+    /// bound a page whatever it does.
     public init(time: Double = 15, quiet: Double = 0.15, maximumRequests: Int = 500,
                 maximumBytes: Int64 = 64 * 1024 * 1024, capture: Double = 2) {
         self.time = time

@@ -120,8 +120,10 @@ public struct RenderConfiguration: Sendable, Equatable {
     /// `TMPDIR` or `/tmp`, by default).
     public var profileParent: String?
 
-    /// Pages rendered at once unless configured: on 2 cores, 4 tabs render about as many pages
-    /// a second as 8 and hold less memory (BENCHMARKS.md, "Render mode").
+    /// Pages rendered at once unless configured. Measured on a loaded 2-core machine with a
+    /// 500-page application: 2 tabs 4 pages/s, 4 tabs 5–6, 8 tabs 7–8; each tab beyond 4 adds
+    /// about 45 MiB to the tree (700 MiB at 4), so 4 keeps a heavier application well under
+    /// 1 GiB (BENCHMARKS.md, "Render mode").
     public static let defaultTabs = 4
     /// The accepted range of ``tabs``.
     public static let tabsRange = 1...32
