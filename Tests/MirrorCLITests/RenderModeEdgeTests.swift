@@ -9,7 +9,7 @@ import Testing
     static let fixture = Result { () throws -> (NginxFixture, AppSiteGenerator.Site, ConnectionListener) in
         let scratch = try TemporaryDirectory()
         let probe = try AppSiteGenerator.generate(into: scratch.url.appendingPathComponent("probe"), pages: 1)
-        let origin = try NginxFixture(.mtls, options: .init(extraServerDirectives: probe.serverDirectives))
+        let origin = try NginxFixture(.mtls, .plainTLS, options: .init(extraServerDirectives: probe.serverDirectives))
         let site = try AppSiteGenerator.generate(into: origin.site.root, pages: 6, seed: 9)
         let listener = try ConnectionListener()
         let target = "127.0.0.1:\(listener.port)"
@@ -27,6 +27,12 @@ import Testing
             <script>fetch('http://\(target)/fetch').catch(() => 0); navigator.sendBeacon('/beacon', 'x');
             try { new WebSocket('ws://\(target)/socket'); } catch (e) {}
             fetch('/api/menu.json', { method: 'DELETE' }).catch(() => 0);</script></body></html>
+            """)
+        // A page whose image is on a requisite host (a CDN): fetched for the browser, without the identity.
+        try origin.site.write("cdn.html", """
+            <!DOCTYPE html><html><head><title>CDN</title></head><body><p id="state">shell</p>
+            <script>const image = document.createElement('img'); image.src = 'https://127.0.0.1:\(origin.port(.plainTLS))/img/2.svg';
+            document.body.append(image); document.getElementById('state').textContent = 'image added';</script></body></html>
             """)
         return (origin, site, listener)
     }
@@ -87,6 +93,22 @@ import Testing
         let expected = ["127.0.0.1:\(listener.port)/pixel.png", "127.0.0.1:\(listener.port)/fetch", "tracker.example/pixel.png",
                         "/beacon", "DELETE"]
         for part in expected { #expect(refused.contains { $0.contains(part) }, "\(part) not listed as refused: \(refused)") }
+    }
+
+    @Test func aRequisiteHostGetsTheBrowsersRequestsWithoutTheIdentity() throws {
+        let (origin, _, _) = try Self.fixture.get()
+        let subjectsBefore = origin.loggedClientSubjects().count
+        let output = try TemporaryDirectory()
+        let result = try mirror("/cdn.html", ["--render", "--requisite-hosts", "127.0.0.1"], into: output)
+        #expect(result.exitCode == 0, "\(result)")
+        let snapshot = output.url.appendingPathComponent("app/current")
+        #expect(try String(contentsOf: snapshot.appendingPathComponent("cdn.html"), encoding: .utf8).contains("image added"))
+        let stored = snapshot.appendingPathComponent("_hosts/127.0.0.1@https-\(origin.port(.plainTLS))/img/2.svg")
+        #expect(FileManager.default.fileExists(atPath: stored.path), "the CDN image is stored")
+        let subjects = Array(origin.loggedClientSubjects(atLeast: subjectsBefore + 1).dropFirst(subjectsBefore))
+        #expect(!subjects.isEmpty && subjects.allSatisfy(\.isEmpty), "the requisite host saw a client certificate: \(subjects)")
+        let page = origin.accessLogEntries(for: .mtls).filter { $0.target == "/cdn.html" }
+        #expect(!page.isEmpty && page.allSatisfy { $0.clientSubject.contains("mirror-client-1") })
     }
 
     @Test func withScriptsKeptServeReplaysTheApplicationOffline() async throws {

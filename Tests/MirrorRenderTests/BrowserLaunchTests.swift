@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import MirrorTestSupport
 import Testing
 @testable import MirrorRender
 
@@ -41,5 +46,38 @@ import Testing
         let choice = try IsolationProbe.choose()
         #expect(choice.isolation == .privateNetworkWithSandbox)
         #expect(throws: RenderError.self) { try IsolationProbe.choose(unshare: "/nonexistent/unshare") }
+    }
+}
+
+/// The fallback when user namespaces are unavailable, with an `unshare` that refuses `--user`.
+@Suite struct IsolationFallbackTests {
+    /// A stand-in for util-linux's `unshare`: fails for a user namespace, runs the program otherwise.
+    static func fakeUnshare() throws -> (MirrorTestSupport.TemporaryDirectory, String) {
+        let folder = try MirrorTestSupport.TemporaryDirectory(prefix: "fake-unshare")
+        let path = folder.path + "/unshare"
+        try """
+            #!/bin/sh
+            case "$1" in --user) echo "unshare: unshare failed: Operation not permitted" >&2; exit 1 ;; esac
+            while [ "$1" != "--" ]; do shift; done
+            shift
+            exec "$@"
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return (folder, path)
+    }
+
+    @Test func rootWithoutUserNamespacesRunsUnsandboxedAndIsWarned() throws {
+        let (folder, unshare) = try Self.fakeUnshare()
+        defer { withExtendedLifetime(folder) {} }
+        let choice = try IsolationProbe.choose(uid: 0, gid: 0, unshare: unshare)
+        #expect(choice.isolation == .privateNetworkWithoutSandbox)
+        #expect(choice.warning?.contains("--no-sandbox") == true && choice.warning?.contains("Operation not permitted") == true,
+                "\(choice.warning ?? "no warning")")
+    }
+
+    @Test func anOrdinaryUserWithoutUserNamespacesGetsNoBrowser() throws {
+        let (folder, unshare) = try Self.fakeUnshare()
+        defer { withExtendedLifetime(folder) {} }
+        #expect(throws: RenderError.self) { try IsolationProbe.choose(uid: 1000, gid: 1000, unshare: unshare) }
     }
 }

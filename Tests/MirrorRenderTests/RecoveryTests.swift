@@ -119,6 +119,14 @@ import Testing
         #expect(Self.processes(naming: scratch.path) { _ in true }.isEmpty, "no browser process is left")
     }
 
+    @Test func theUnsandboxedFallbackStillRendersInItsOwnNetwork() async throws {
+        let renderer = Renderer(configuration: RenderConfiguration(tabs: 1, isolation: .privateNetworkWithoutSandbox), logger: .silent)
+        defer { renderer.shutdown() }
+        try await renderer.start()
+        let page = try await renderer.render("\(Self.site)/", handler: Self.slowPage(delay: 0)).get()
+        #expect(String(decoding: page.html, as: UTF8.self).contains(#"<p id="data">arrived</p>"#))
+    }
+
     @Test func noChromiumIsAClearError() async throws {
         let renderer = Renderer(configuration: RenderConfiguration(executable: "/nonexistent/chromium"), logger: .silent)
         await #expect(throws: RenderError.browserNotInstalled(path: "/nonexistent/chromium")) { try await renderer.start() }
