@@ -26,8 +26,12 @@ import Testing
             <img src="http://\(target)/pixel.png"><img src="https://tracker.example/pixel.png">
             <script>fetch('http://\(target)/fetch').catch(() => 0); navigator.sendBeacon('/beacon', 'x');
             try { new WebSocket('ws://\(target)/socket'); } catch (e) {}
-            fetch('/api/menu.json', { method: 'DELETE' }).catch(() => 0);</script></body></html>
+            fetch('/api/menu.json', { method: 'DELETE' }).catch(() => 0);
+            fetch('/private/data.json').catch(() => 0);
+            fetch('/redirect?to=https://tracker.example/follow').catch(() => 0);</script></body></html>
             """)
+        try origin.site.write("robots.txt", "User-agent: *\nDisallow: /private/\n")
+        try origin.site.write("private/data.json", "{}")
         // A page whose image is on a requisite host (a CDN): fetched for the browser, without the identity.
         try origin.site.write("cdn.html", """
             <!DOCTYPE html><html><head><title>CDN</title></head><body><p id="state">shell</p>
@@ -90,8 +94,9 @@ import Testing
             guard let url = entry["url"] as? String, let reason = entry["reason"] as? String else { return nil }
             return "\(url) \(reason)"
         }
+        // A redirect is handed to the browser, and its target decided again: out of scope.
         let expected = ["127.0.0.1:\(listener.port)/pixel.png", "127.0.0.1:\(listener.port)/fetch", "tracker.example/pixel.png",
-                        "/beacon", "DELETE"]
+                        "/beacon", "DELETE", "/private/data.json disallowed by robots.txt", "https://tracker.example/follow out of scope"]
         for part in expected { #expect(refused.contains { $0.contains(part) }, "\(part) not listed as refused: \(refused)") }
     }
 

@@ -113,7 +113,9 @@ extension Crawler {
         // What the page loaded is part of it: listed in its manifest row (a refresh revalidates
         // them), and followed if the frontier does not have them yet.
         var seen = Set<String>()
-        for dependency in recorded.dependencies where dependency.method == "GET" && (200...399).contains(dependency.status) {
+        // (A redirect's target is a dependency of its own; the redirect is not offered: one out of
+        // scope would count as a failed URL of the crawl.)
+        for dependency in recorded.dependencies where dependency.method == "GET" && (200...299).contains(dependency.status) {
             guard seen.insert(dependency.url).inserted, let url = WebURL(dependency.url) else { continue }
             extra.append(DiscoveredLink(url: url, isRequisite: true))
         }
