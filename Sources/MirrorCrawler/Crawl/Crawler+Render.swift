@@ -42,6 +42,8 @@ extension Crawler {
         }
         let summary = await run.ledger.summary(isolation: run.isolation, cacheHits: rendering.cache.hits,
                                                browserStarts: rendering.renderer.browserStarts)
+        logger.info("\(job.name): render mode: \(summary.rendered) pages rendered, \(summary.unchanged) kept unchanged, "
+                    + "\(summary.budgetCut.count) cut by a budget, \(summary.failed) failed, \(summary.refusedCount) requests refused")
         return (summary, await run.ledger.failures)
     }
 
