@@ -59,7 +59,7 @@ public final class Renderer: Sendable {
             if let isolation = configuration.isolation {
                 choice = IsolationProbe.Choice(isolation: isolation)
             } else {
-                choice = try IsolationProbe.choose()
+                choice = try await Self.probe().get()
             }
             let engine = RenderEngine(
                 launch: BrowserLaunch(executable: configuration.executable, isolation: choice.isolation,
@@ -77,6 +77,16 @@ public final class Renderer: Sendable {
         }
         let choice = try settled.get()
         return (choice.isolation, choice.warning)
+    }
+
+    /// ``IsolationProbe/choose(uid:gid:unshare:)`` on a thread of its own: it waits for a child
+    /// process, which must not hold one of the cooperative pool's threads.
+    private static func probe() async -> Result<IsolationProbe.Choice, RenderError> {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: Result { () throws(RenderError) in try IsolationProbe.choose() })
+            }
+        }
     }
 
     /// Renders one page. Call ``start()`` first.
