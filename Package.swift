@@ -12,7 +12,7 @@ let package = Package(
     products: [
         .executable(name: "mtls-mirror", targets: ["mtls-mirror"]),
         .library(name: "MirrorKit", targets: [
-            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler", "MirrorServer", "MirrorScheduler",
+            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorRender", "MirrorCrawler", "MirrorServer", "MirrorScheduler",
             "MirrorArchive", "MirrorCLI",
         ]),
     ],
@@ -55,8 +55,11 @@ let package = Package(
         .target(name: "MirrorHTTP", dependencies: ["MirrorCore", "MirrorTLS", "CCurl", "CZlib", "CBrotli", "CMirrorShims"]),
         .target(name: "MirrorDocument", dependencies: ["MirrorCore", "CLibXML2", "CZlib", "CMirrorShims"]),
         .target(name: "MirrorStore", dependencies: ["MirrorCore", "CMirrorShims"]),
+        // Render mode (issue #24): the browser process, a DevTools client over its pipe, page
+        // sessions. It knows pages and DevTools messages, not trust or certificates.
+        .target(name: "MirrorRender", dependencies: ["MirrorCore", "CMirrorShims"]),
         .target(name: "MirrorCrawler", dependencies: [
-            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "CMirrorShims",
+            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorRender", "CMirrorShims",
         ]),
         .target(name: "MirrorArchive", dependencies: [
             "MirrorCore", "MirrorHTTP", "MirrorStore", "MirrorDocument", "CZlib", "CLibDeflate", "CMirrorShims",
@@ -64,7 +67,7 @@ let package = Package(
         .target(name: "MirrorScheduler", dependencies: ["MirrorCore", "MirrorStore"]),
         .target(name: "MirrorServer", dependencies: ["MirrorCore", "MirrorStore", "COpenSSL", "CMirrorShims"]),
         .target(name: "MirrorCLI", dependencies: [
-            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorCrawler", "MirrorServer", "MirrorScheduler",
+            "MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorRender", "MirrorCrawler", "MirrorServer", "MirrorScheduler",
             "MirrorArchive",
         ]),
 
@@ -80,6 +83,7 @@ let package = Package(
         .testTarget(name: "MirrorHTTPTests", dependencies: ["MirrorHTTP", "MirrorTLS", "MirrorTestSupport"]),
         .testTarget(name: "MirrorDocumentTests", dependencies: ["MirrorDocument", "MirrorTestSupport"]),
         .testTarget(name: "MirrorStoreTests", dependencies: ["MirrorStore", "MirrorTestSupport"]),
+        .testTarget(name: "MirrorRenderTests", dependencies: ["MirrorRender", "MirrorTestSupport"]),
         .testTarget(name: "MirrorCrawlerTests", dependencies: ["MirrorCrawler", "MirrorTestSupport"]),
         .testTarget(name: "MirrorSchedulerTests", dependencies: ["MirrorScheduler", "MirrorTestSupport"]),
         .testTarget(name: "MirrorArchiveTests", dependencies: ["MirrorArchive", "MirrorHTTP", "MirrorTestSupport"]),

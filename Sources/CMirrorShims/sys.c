@@ -7,6 +7,7 @@
 #include <sys/eventfd.h>
 #include <sys/sendfile.h>
 #include <unistd.h>
+#include <spawn.h>
 #endif
 
 int CMirrorShims_set_thread_name(const char *name) {
@@ -34,4 +35,10 @@ int CMirrorShims_EFD_NONBLOCK(void) { return EFD_NONBLOCK; }
 int CMirrorShims_EFD_CLOEXEC(void) { return EFD_CLOEXEC; }
 ssize_t CMirrorShims_sendfile(int out_fd, int in_fd, off_t *offset, size_t count) { return sendfile(out_fd, in_fd, offset, count); }
 pid_t CMirrorShims_gettid(void) { return gettid(); }
+#endif
+
+#ifdef __linux__
+int CMirrorShims_posix_spawn_file_actions_addclosefrom(void *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, from);
+}
 #endif

@@ -149,5 +149,5 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
 
 /// Prints an error as one line naming the cause, and a second line with what to try.
 func report(_ error: any DiagnosableError, logger: Logger) {
-    logger.error(error.summary, hint: error.hint, category: error.category.rawValue)
+    logger.error(error.summary, hint: CommandLineHint.hint(for: error), category: error.category.rawValue)
 }

@@ -26,6 +26,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case partial = 10
     /// Another run of the same site holds its lock; nothing was done.
     case busy = 11
+    /// Render mode: the browser is unavailable or could not render (Chromium missing, or it
+    /// failed to start in its network namespace).
+    case browserUnavailable = 12
     /// A hardware token refused the PIN, or its PIN is locked.
     case tokenPIN = 13
     /// The hardware token is not present.
@@ -51,6 +54,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .io: self = .io
         case .limit: self = .limit
         case .internal: self = .internalError
+        case .browser: self = .browserUnavailable
         case .tokenPIN: self = .tokenPIN
         case .tokenAbsent: self = .tokenAbsent
         case .tokenObjectAbsent: self = .tokenObjectAbsent
@@ -73,6 +77,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .limit: "a limit was exceeded (size, redirects, decompression)"
         case .partial: "partial: published, but some URLs failed or the run-time budget ran out (see the report)"
         case .busy: "another run of the same site is in progress (site lock held)"
+        case .browserUnavailable: "render mode: the browser is unavailable or could not start (install the Debian package chromium)"
         case .tokenPIN: "hardware token: wrong PIN, or the PIN is locked"
         case .tokenAbsent: "hardware token not present"
         case .tokenObjectAbsent: "hardware token: key or certificate not on it"

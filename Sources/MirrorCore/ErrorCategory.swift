@@ -17,6 +17,8 @@ public enum ErrorCategory: String, Sendable, Codable, CaseIterable {
     case io
     /// A limit was hit (size cap, decompression ratio, redirects).
     case limit
+    /// The headless browser of render mode is missing, could not be isolated, or failed to start.
+    case browser
     /// A bug or an unexpected library failure.
     case `internal`
     /// A hardware token refused the PIN, or its PIN is locked.

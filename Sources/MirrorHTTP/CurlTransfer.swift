@@ -104,6 +104,15 @@ final class CurlTransfer: @unchecked Sendable {
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0), "followlocation")
         if request.method == .head {
             try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_NOBODY, 1), "nobody")
+        } else if request.method == .post {
+            let body = request.body ?? []
+            try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_POST, 1), "post")
+            try check(CMirrorShims_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)), "post size")
+            // COPYPOSTFIELDS copies the bytes: the request value may go before the transfer does.
+            let code = body.withUnsafeBytes { bytes in
+                CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(Self.cString("")))
+            }
+            try check(code, "post body")
         }
         try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, me), "private")
         try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer), "error buffer")
@@ -155,6 +164,8 @@ final class CurlTransfer: @unchecked Sendable {
 
         var lines = request.headers.map { "\($0.name): \($0.value)" }
         if capture != nil, request.acceptCompression { lines.append("Accept-Encoding: " + CaptureOptions.acceptedEncodings) }
+        // No `Expect: 100-continue` round trip before a POST body.
+        if request.method == .post { lines.append("Expect:") }
         if let etag = request.ifNoneMatch { lines.append("If-None-Match: \(etag)") }
         if let date = request.ifModifiedSince { lines.append("If-Modified-Since: \(date)") }
         for line in lines {
@@ -295,7 +306,7 @@ final class CurlTransfer: @unchecked Sendable {
             fileOpened = true
             fileDescriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if fileDescriptor < 0 {
-                abortReason = .io(path: path, message: String(cString: strerror(errno)))
+                abortReason = .io(path: path, errno: errno)
                 return false
             }
         }
@@ -304,7 +315,7 @@ final class CurlTransfer: @unchecked Sendable {
             let n = write(fileDescriptor, chunk.baseAddress! + offset, chunk.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                abortReason = .io(path: path, message: String(cString: strerror(errno)))
+                abortReason = .io(path: path, errno: errno)
                 return false
             }
             offset += n
@@ -342,7 +353,7 @@ final class CurlTransfer: @unchecked Sendable {
             if request.syncFile, fsync(fileDescriptor) != 0, let path = request.destination.filePath, code == CURLE_OK {
                 close(fileDescriptor)
                 fileDescriptor = -1
-                return .failure(.io(path: path, message: String(cString: strerror(errno))))
+                return .failure(.io(path: path, errno: errno))
             }
             close(fileDescriptor)
             fileDescriptor = -1
@@ -378,7 +389,7 @@ final class CurlTransfer: @unchecked Sendable {
             if !fileOpened {
                 // An empty body still produces an (empty) file.
                 let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-                if fd < 0 { return .failure(.io(path: path, message: String(cString: strerror(errno)))) }
+                if fd < 0 { return .failure(.io(path: path, errno: errno)) }
                 close(fd)
             }
             response.bodyFile = path

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MirrorCore
 import MirrorTLS
 
@@ -33,8 +36,8 @@ public enum HTTPError: DiagnosableError, Sendable {
     case httpStatus(url: String, status: Int)
     /// The URL cannot be fetched (bad syntax, unsupported scheme).
     case invalidURL(String, reason: String)
-    /// Writing the body to disk failed.
-    case io(path: String, message: String)
+    /// Writing the body to disk failed with this errno (`ENOSPC`: the disk is full).
+    case io(path: String, errno: Int32)
     /// The task was cancelled.
     case cancelled(url: String)
     /// An unexpected libcurl failure.
@@ -101,8 +104,8 @@ public enum HTTPError: DiagnosableError, Sendable {
             "\(url) answered HTTP \(status)"
         case .invalidURL(let url, let reason):
             "cannot fetch \(url): \(reason)"
-        case .io(let path, let message):
-            "cannot write \(path): \(message)"
+        case .io(let path, let code):
+            "cannot write \(path): \(String(cString: strerror(code)))"
         case .cancelled(let url):
             "fetch of \(url) was cancelled"
         case .curl(let url, let code, let message):
@@ -119,25 +122,25 @@ public enum HTTPError: DiagnosableError, Sendable {
         case .serverTrust(_, let error): error.hint
         case .clientCertificateRejected(_, let sent, _):
             sent ? "check that the certificate is issued by a CA the server trusts, is not expired, and that its chain is complete"
-                : "pass --cert FILE (PKCS#12 or PEM) with --pass-env VAR, and make sure this host is in the identity's scope"
-        case .clientIdentity: "check the --cert/--key files with `mtls-mirror inspect`"
+                : "give a client certificate (PKCS#12 or PEM) and its password, and make sure this host is in the identity's scope"
+        case .clientIdentity: "check the certificate and key files with `mtls-mirror inspect`"
         case .tls: "run `mtls-mirror inspect URL` to see the handshake; the server may not support TLS 1.2+"
         case .network: "check the host name, port and that the server is reachable"
-        case .timeout: "raise --connect-timeout / --max-time, or check the server"
-        case .bodyTooLarge: "raise --max-file-size"
-        case .decompressionBomb: "the server sent a suspicious compressed body; raise --max-decompression-ratio only if you trust it"
+        case .timeout: "raise the connect or transfer time limit, or check the server"
+        case .bodyTooLarge: "raise the file size limit"
+        case .decompressionBomb: "the server sent a suspicious compressed body; raise the decompression ratio limit only if you trust it"
         case .truncated: "the server or a proxy cut the response; retry later"
-        case .tooManyRedirects: "the site redirects in a loop or too deep; raise --max-redirs if it is legitimate"
+        case .tooManyRedirects: "the site redirects in a loop or too deep; raise the redirect limit if it is legitimate"
         case .redirectRefused: "fetch the target URL directly if you trust it"
         case .httpStatus: ""
         case .invalidURL: "use an absolute http:// or https:// URL"
-        case .io(_, let message) where message.contains("No space"): "free disk space and run again"
+        case .io(_, let code) where code == ENOSPC || code == EDQUOT: "free disk space and run again"
         case .io: "check the output path and its permissions"
         case .cancelled: ""
         case .curl: "this is unexpected; please report it with the URL"
-        case .proxyRefused(_, _, 407): "the proxy wants credentials: --proxy-user NAME with --proxy-pass-env VAR (config: proxy.user, proxy.password)"
-        case .proxyRefused: "ask the proxy's administrators to allow CONNECT to this host and port, or reach it directly with --noproxy HOST"
-        case .proxyUnreachable: "check --proxy (host, port, http:// or https://), and --proxy-cacert for an HTTPS proxy with a private CA"
+        case .proxyRefused(_, _, 407): "the proxy wants credentials: give the proxy's user and password (config: proxy.user, proxy.password)"
+        case .proxyRefused: "ask the proxy's administrators to allow CONNECT to this host and port, or reach this host directly (past the proxy)"
+        case .proxyUnreachable: "check the proxy's URL (host, port, http:// or https://), and the proxy's CA for an HTTPS proxy with a private CA"
         }
     }
 }

@@ -1,12 +1,17 @@
 import Foundation
 import MirrorCore
 
-/// One HTTP request, as the engine sends it: a GET (or HEAD) with headers and limits.
+/// One HTTP request, as the engine sends it: a GET (or HEAD, or a POST with its body) with
+/// headers and limits.
 ///
 /// Redirects are never followed inside a request; ``HTTPClient/fetch(_:security:redirects:retries:)``
 /// follows them hop by hop so that each hop gets its own identity and trust decision.
 public struct HTTPRequest: Sendable {
-    public enum Method: String, Sendable { case get = "GET", head = "HEAD" }
+    public enum Method: String, Sendable {
+        case get = "GET", head = "HEAD"
+        /// Sent only for a page that render mode loads (a script's POST), with ``HTTPRequest/body``.
+        case post = "POST"
+    }
 
     /// Where the response body goes.
     public enum BodyDestination: Sendable, Equatable {
@@ -85,6 +90,8 @@ public struct HTTPRequest: Sendable {
     public var detectCertificateRejection: Bool = true
     /// fsync a `.file` body when it is complete (on by default; a snapshot syncs once instead).
     public var syncFile: Bool = true
+    /// The request body of a POST (nil: none).
+    public var body: [UInt8]?
     /// The client's total byte rate, paid for as the body arrives (``ByteRateLimiter``); nil: none.
     public var byteRate: ByteRateLimiter?
     /// Record the exchange as it went over the wire (``HTTPCapture``), for an archive: the

@@ -169,7 +169,7 @@ public enum ProxyError: DiagnosableError, Equatable {
     public var hint: String {
         switch self {
         case .invalidURL: "write it as http://proxy.example:3128 or https://proxy.example:3129"
-        case .credentialsInURL: "give the user with --proxy-user NAME and the password with --proxy-pass-env VAR or --proxy-pass-file FILE"
+        case .credentialsInURL: "give the user and the password as settings of their own (the password from an environment variable or a file)"
         }
     }
 }

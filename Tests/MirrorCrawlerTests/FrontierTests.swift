@@ -248,8 +248,8 @@ struct FrontierTests {
             Issue.record("requisite past maxDepth was not queued: \(results[1])")
         }
         if case .refused(.outOfScope) = results[2] {} else { Issue.record("off-origin link: \(results[2])") }
-        if case .refused(.excluded(let reason)) = results[3] {
-            #expect(reason.contains("100"))
+        if case .tooLong(let length, let limit) = results[3] {
+            #expect(length == 120 && limit == 100)
         } else {
             Issue.record("long URL: \(results[3])")
         }
@@ -258,5 +258,50 @@ struct FrontierTests {
         if case .queued = frontier.discover(try links(("/b", false)), from: root)[0] {} else {
             Issue.record("/b was not queued from depth 0")
         }
+    }
+}
+
+@Suite struct FrontierClaimTests {
+    static let start = WebURL("https://a.test/")!
+    static func frontier(maxPages: Int? = nil) throws -> Frontier {
+        var frontier = Frontier(scope: try CrawlScope(startURLs: [start], configuration: ScopeConfiguration()),
+                                limits: FrontierLimits(maxPages: maxPages, maxBytes: nil, maxURLLength: 8192))
+        frontier.seed([start])
+        return frontier
+    }
+
+    @Test func aClaimedURLIsFetchedOnceAndCounts() throws {
+        var frontier = try Self.frontier()
+        guard case .fetch(let page) = frontier.next() else { Issue.record("no start"); return }
+        let data = WebURL("https://a.test/api/items.json")!
+        let claim = frontier.claim(data, isRequisite: true, depth: 0, referrer: page.url)
+        let claimed = try #require(claim)
+        #expect(claimed.url == data && claimed.isRequisite)
+        #expect(frontier.claim(data, isRequisite: true, depth: 0, referrer: page.url) == nil, "in flight already")
+        // A page that links it later finds a duplicate, and the frontier never hands it out.
+        #expect(frontier.discover([DiscoveredLink(url: data, isRequisite: true)], from: page) == [.duplicate])
+        frontier.complete(claimed, bytes: 10)
+        frontier.complete(page, bytes: 5)
+        #expect(frontier.next() == .finished(.exhausted))
+        #expect(frontier.stats.fetched == 2 && frontier.stats.bytes == 15)
+    }
+
+    @Test func aQueuedURLIsTakenOutOfTheQueue() throws {
+        var frontier = try Self.frontier()
+        guard case .fetch(let page) = frontier.next() else { Issue.record("no start"); return }
+        let image = WebURL("https://a.test/logo.png")!
+        _ = frontier.discover([DiscoveredLink(url: image, isRequisite: true)], from: page)
+        let claim = frontier.claim(image, isRequisite: true, depth: 0, referrer: page.url)
+        let claimed = try #require(claim)
+        #expect(frontier.next() == .wait, "the queued copy is gone; the claim is in flight")
+        frontier.complete(claimed, bytes: 1)
+        frontier.complete(page, bytes: 1)
+        #expect(frontier.next() == .finished(.exhausted))
+    }
+
+    @Test func thePageLimitHoldsForClaims() throws {
+        var frontier = try Self.frontier(maxPages: 1)
+        guard case .fetch(let page) = frontier.next() else { Issue.record("no start"); return }
+        #expect(frontier.claim(WebURL("https://a.test/x.js")!, isRequisite: true, depth: 0, referrer: page.url) == nil)
     }
 }

@@ -7,7 +7,7 @@ import Testing
     @Test func namesTheURLAndTheReasonAsTextAndLinksNowhere() {
         let url = "https://intranet.example/a?b=1&c=<script>alert(1)</script>"
         let page = String(decoding: NotMirroredPage.html(
-            url: url, reason: "not mirrored: http-404", site: "intra\"net",
+            url: url, reason: .failed(.httpStatus(404), cause: "HTTP 404"), site: "intra\"net",
             date: Date(timeIntervalSince1970: 1_800_000_000)), as: UTF8.self)
         #expect(page.hasPrefix(NotMirroredPage.marker))
         #expect(page.contains("<code>https://intranet.example/a?b=1&amp;c=&lt;script&gt;alert(1)&lt;/script&gt;</code>"))
@@ -19,20 +19,20 @@ import Testing
         #expect(!page.contains("src="))
 
         let limits = String(decoding: NotMirroredPage.html(
-            url: "https://intranet.example/deep", reason: "not mirrored: beyond the crawl limits", site: "s", date: Date()),
+            url: "https://intranet.example/deep", reason: .beyondLimits, site: "s", date: Date()),
             as: UTF8.self)
         #expect(limits.contains("beyond the crawl limits"))
         #expect(limits.contains("--depth"))
         #expect(!limits.contains("could not fetch"))
 
         let robots = String(decoding: NotMirroredPage.html(
-            url: "https://intranet.example/private/", reason: "not mirrored: robots", cause: "disallowed by robots.txt",
+            url: "https://intranet.example/private/", reason: .failed(.robots, cause: "disallowed by robots.txt"),
             site: "s", date: Date()), as: UTF8.self)
         #expect(robots.contains("robots.txt disallows it") && robots.contains("--ignore-robots"))
 
         let redirect = String(decoding: NotMirroredPage.html(
-            url: "https://intranet.example/sso", reason: "not mirrored: redirect-out-of-scope",
-            cause: "redirects to https://login.example/?next=<x>, outside the scope", site: "s", date: Date()), as: UTF8.self)
+            url: "https://intranet.example/sso", reason: .failed(.redirectOutOfScope,
+            cause: "redirects to https://login.example/?next=<x>, outside the scope"), site: "s", date: Date()), as: UTF8.self)
         #expect(redirect.contains("(<code>redirect-out-of-scope</code>): redirects to https://login.example/?next=&lt;x&gt;, outside the scope."))
         #expect(!redirect.contains("href="))
     }
@@ -41,8 +41,7 @@ import Testing
     func heldBack(rule: TrapRule) {
         let held = CrawlState.HeldBack(rule: rule, detail: "21 <pages> in a row", referrer: "https://intranet.example/")
         let page = String(decoding: NotMirroredPage.html(
-            url: "https://intranet.example/cal/2027/9", reason: "not mirrored: held back by the \(rule.rawValue) rule",
-            heldBack: held, site: "s", date: Date()), as: UTF8.self)
+            url: "https://intranet.example/cal/2027/9", reason: .heldBack(held), site: "s", date: Date()), as: UTF8.self)
         #expect(page.contains("<code>\(rule.rawValue)</code>"), "\(page)")
         #expect(page.contains("<code>\(rule.option)") && page.contains("21 &lt;pages&gt; in a row"), "\(page)")
         #expect(rule == .depth ? page.contains("beyond the crawl limits") : page.contains(htmlEscape(rule.explanation)))
@@ -51,7 +50,7 @@ import Testing
 
     @Test func aPageTheRunStoppedBeforeSaysSo() {
         let page = String(decoding: NotMirroredPage.html(
-            url: "https://intranet.example/late", reason: "not mirrored: the run stopped before fetching it", site: "s", date: Date()),
+            url: "https://intranet.example/late", reason: .stopped, site: "s", date: Date()),
             as: UTF8.self)
         #expect(page.contains("stopped early") && page.contains("--max-run-time") && page.contains("the next run fetches it"))
     }

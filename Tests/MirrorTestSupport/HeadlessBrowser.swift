@@ -11,6 +11,12 @@ public struct HeadlessBrowser: Sendable {
         /// Every URL the browser requested, deduplicated, in first-seen order.
         public var requestedURLs: [String]
         public var exitCode: Int32
+        /// The URLs the page itself asked for (its document, subresources, script calls), in
+        /// first-seen order: the NetLog's `URL_REQUEST_START_JOB` entries whose initiator is the
+        /// page (an origin, or `null` for a file), leaving out the browser's own background
+        /// requests (component updates, time, accounts: initiator `not an origin`) and those of
+        /// the extensions Debian's wrapper loads.
+        public var pageRequestedURLs: [String] = []
     }
 
     public enum Failure: Error, CustomStringConvertible {
@@ -25,6 +31,23 @@ public struct HeadlessBrowser: Sendable {
             throw Failure.notInstalled
         }
         executable = URL(fileURLWithPath: path)
+    }
+
+    /// The URLs of the NetLog's page-initiated requests (see ``Visit/pageRequestedURLs``).
+    static func pageRequests(inNetLog data: Data) -> [String] {
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let constants = root["constants"] as? [String: Any], let types = constants["logEventTypes"] as? [String: Int],
+              let startJob = types["URL_REQUEST_START_JOB"], let events = root["events"] as? [[String: Any]] else { return [] }
+        var seen = Set<String>()
+        var urls: [String] = []
+        for event in events where event["type"] as? Int == startJob {
+            guard let params = event["params"] as? [String: Any], let url = params["url"] as? String else { continue }
+            let initiator = params["initiator"] as? String ?? ""
+            let mainFrame = params["request_type"] as? String == "main frame"
+            guard mainFrame || (initiator != "not an origin" && !initiator.hasPrefix("chrome-extension://")) else { continue }
+            if seen.insert(url).inserted { urls.append(url) }
+        }
+        return urls
     }
 
     /// Loads `url`, waits for the page and its subresources (virtual time), and reports.
@@ -50,6 +73,8 @@ public struct HeadlessBrowser: Sendable {
             let found = String(log[range])
             if seen.insert(found).inserted { urls.append(found) }
         }
-        return Visit(dom: result.stdout, requestedURLs: urls, exitCode: result.exitCode)
+        var visit = Visit(dom: result.stdout, requestedURLs: urls, exitCode: result.exitCode)
+        visit.pageRequestedURLs = Self.pageRequests(inNetLog: Data(log.utf8))
+        return visit
     }
 }

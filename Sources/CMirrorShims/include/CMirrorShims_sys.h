@@ -37,6 +37,9 @@ int CMirrorShims_EFD_CLOEXEC(void);
 pid_t CMirrorShims_gettid(void);
 // sendfile(2) lives in <sys/sendfile.h>, which the Glibc module does not include.
 ssize_t CMirrorShims_sendfile(int out_fd, int in_fd, off_t *offset, size_t count);
+// posix_spawn_file_actions_addclosefrom_np (glibc 2.34) needs _GNU_SOURCE: the render mode's
+// browser must inherit no descriptor of ours but its DevTools pipe.
+int CMirrorShims_posix_spawn_file_actions_addclosefrom(void *actions, int from);
 #endif
 
 #endif

@@ -49,7 +49,7 @@ struct ArchiveCommand {
         do {
             lock = try SiteLock.acquire(siteDirectory: directory, site: site, command: "archive")
         } catch {
-            logger.error(error.summary, hint: error.hint, category: error.category.rawValue)
+            logger.error(error.summary, hint: CommandLineHint.hint(for: error), category: error.category.rawValue)
             return .busy
         }
         defer { lock.release() }

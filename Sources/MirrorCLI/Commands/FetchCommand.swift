@@ -102,9 +102,9 @@ struct FetchCommand {
         }
         if let output, let partial, request.method == .get {
             guard rename(partial, output) == 0 else {
-                let reason = String(cString: strerror(errno))
+                let code = errno
                 unlink(partial)
-                throw HTTPError.io(path: output, message: reason)
+                throw HTTPError.io(path: output, errno: code)
             }
             if !arguments.flag("silent") {
                 logger.info("saved \(response.bodyBytes) bytes to \(output)")

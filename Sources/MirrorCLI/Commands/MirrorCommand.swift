@@ -2,6 +2,7 @@ import Foundation
 import MirrorCore
 import MirrorCrawler
 import MirrorHTTP
+import MirrorRender
 import MirrorTLS
 
 /// `mtls-mirror mirror URL...`: crawl a site over mTLS into an offline snapshot.
@@ -51,6 +52,16 @@ struct MirrorCommand {
         OptionSpec("header-timeout", value: "SECONDS", help: "Fail a response whose headers are not complete this long after the request (default 30)."),
         OptionSpec("max-time", value: "SECONDS", help: "Total time limit per transfer (default 600)."),
         OptionSpec("compressed-ratio", value: "N", help: "Fail bodies that decompress beyond N times their size (default 200)."),
+    ] + renderOptions
+
+    /// Render mode's options (any of them turns it on).
+    static let renderOptions: [OptionSpec] = [
+        OptionSpec("render", help: "Load pages in a headless Chromium (its every request answered over mTLS by mtls-mirror) and store what its scripts built."),
+        OptionSpec("render-include", value: "RULE", repeatable: true, help: "Render only the pages whose path matches: a prefix or regex:PATTERN (implies --render)."),
+        OptionSpec("render-exclude", value: "RULE", repeatable: true, help: "Never render the pages whose path matches (implies --render)."),
+        OptionSpec("render-jobs", value: "N", help: "Pages rendered at once in one browser, 1 to 32 (default 4; implies --render)."),
+        OptionSpec("render-timeout", value: "SECONDS", help: "Time budget of one page (default 15); then what was rendered is kept (implies --render)."),
+        OptionSpec("render-keep-scripts", help: "Store pages with their scripts; `serve` answers their calls from the recorded responses (implies --render)."),
     ]
 
     static let spec = CommandSpec(
@@ -148,7 +159,7 @@ struct MirrorCommand {
             job.scope.includes = try arguments.all("include").map(PathRule.parse)
             job.scope.excludes = try arguments.all("exclude").map(PathRule.parse)
         } catch {
-            throw UsageError(error.summary, hint: error.hint)
+            throw UsageError(error.summary, hint: CommandLineHint.hint(for: error))
         }
         job.scope.noParent = arguments.flag("no-parent")
         job.scope.requisiteHosts = arguments.all("requisite-hosts").flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
@@ -199,5 +210,31 @@ struct MirrorCommand {
             guard size > 0 else { throw UsageError("--limit-rate must be at least 1 byte per second") }
             job.politeness.bytesPerSecond = size
         }
+        job.render = try Self.renderSettings(arguments, base: job.render)
+    }
+
+    /// Render mode from the command line: nil when no render option is given (`base` then).
+    static func renderSettings(_ arguments: ParsedArguments, base: RenderSettings?) throws -> RenderSettings? {
+        let given = renderOptions.contains { arguments.flag($0.name) || arguments.value($0.name) != nil || !arguments.all($0.name).isEmpty }
+        guard given else { return base }
+        var settings = base ?? RenderConfig().settings(executable: RenderConfig.browserExecutable(environment: ProcessInfo.processInfo.environment))
+        do {
+            settings.includes += try arguments.all("render-include").map(PathRule.parse)
+            settings.excludes += try arguments.all("render-exclude").map(PathRule.parse)
+        } catch {
+            throw UsageError(error.summary, hint: CommandLineHint.hint(for: error))
+        }
+        if let n = try arguments.int("render-jobs") {
+            guard RenderConfiguration.tabsRange.contains(n) else {
+                throw UsageError("--render-jobs must be \(RenderConfiguration.tabsRange.lowerBound) to \(RenderConfiguration.tabsRange.upperBound)")
+            }
+            settings.browser.tabs = n
+        }
+        if let seconds = try arguments.double("render-timeout") {
+            guard seconds > 0 else { throw UsageError("--render-timeout must be more than 0 seconds") }
+            settings.browser.budget.time = seconds
+        }
+        if arguments.flag("render-keep-scripts") { settings.scripts = .keep }
+        return settings
     }
 }

@@ -93,9 +93,16 @@ struct ServeCommand {
             throw UsageError("--tls-key and --client-ca need --tls-cert")
         }
         configuration.accessLog = try accessLogger(path: arguments.value("access-log") ?? serveConfig?.accessLog)
+        // Render mode with scripts kept: the applications' calls are answered from the recordings.
+        let directories = Dictionary(sites.map { ($0.name, $0.directory) }, uniquingKeysWith: { first, _ in first })
+        if ReplayInterceptor.anyReplays(directories) {
+            configuration.requestInterceptor = ReplayInterceptor(directories: directories)
+        }
 
         let live = arguments.flag("live")
         var client: HTTPClient?
+        var liveFetchers: [LiveFetcher] = []
+        defer { for fetcher in liveFetchers { fetcher.stopRendering() } }
         if live {
             let http = HTTPClient(configuration: try .proxied(arguments))
             client = http
@@ -106,8 +113,14 @@ struct ServeCommand {
                 return seconds
             }
             for site in try liveSites(sites) {
-                guard let job = site.job, let security = site.security else { continue }
-                fetchers[site.name] = try LiveFetcher(job: job, security: security, client: http, maxAge: maxAge, logger: logger)
+                guard var job = site.job, let security = site.security else { continue }
+                // A site mirrored in render mode has its live pages rendered too.
+                if job.render == nil, FileManager.default.fileExists(atPath: site.directory + "/current/_mirror/render.json") {
+                    job.render = RenderConfig().settings(executable: RenderConfig.browserExecutable(environment: ProcessInfo.processInfo.environment))
+                }
+                let fetcher = try LiveFetcher(job: job, security: security, client: http, maxAge: maxAge, logger: logger)
+                fetchers[site.name] = fetcher
+                liveFetchers.append(fetcher)
                 prefixes[site.name] = sites.count == 1 ? "" : "/" + site.name
             }
             configuration.liveEnabled = true

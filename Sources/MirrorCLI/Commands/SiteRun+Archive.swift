@@ -38,7 +38,7 @@ extension SiteRun {
             logger.debug("\(job.name): the archive's writer thread used \(NumberText.fixed(summary.writerCPUSeconds, fractionDigits: 3)) s of CPU")
             return nil
         } catch {
-            logger.error("\(job.name): the archive is incomplete: \(error.summary)", hint: error.hint, category: error.category.rawValue)
+            logger.error("\(job.name): the archive is incomplete: \(error.summary)", hint: CommandLineHint.hint(for: error), category: error.category.rawValue)
             return ExitCode(error.category)
         }
     }

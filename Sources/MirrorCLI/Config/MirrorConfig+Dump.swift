@@ -27,6 +27,7 @@ extension SiteConfig {
             .init("http", http.dumpJSON), .init("refresh", refresh.dumpJSON), .init("serve", serve.dumpJSON),
         ]
         if let archive { members.append(.init("archive", archive.dumpJSON)) }
+        if let render { members.append(.init("render", render.dumpJSON)) }
         return .object(members)
     }
 }
@@ -101,15 +102,18 @@ extension TrustPolicyConfig {
 }
 
 extension ScopeConfig {
+    /// Path rules as the config writes them.
+    static func dump(_ list: [Pattern]) -> ConfigJSON {
+        .array(list.map {
+            switch $0 {
+            case .prefix(let text): return .string(text)
+            case .regex(let text): return .string("regex:" + text)
+            }
+        })
+    }
+
     var dumpJSON: ConfigJSON {
-        func patterns(_ list: [Pattern]) -> ConfigJSON {
-            .array(list.map {
-                switch $0 {
-                case .prefix(let text): return .string(text)
-                case .regex(let text): return .string("regex:" + text)
-                }
-            })
-        }
+        let patterns = Self.dump
         return .object([
             .init("include", patterns(include)), .init("exclude", patterns(exclude)),
             .init("noParent", .bool(noParent)), .init("depth", depth.map { .number(String($0)) } ?? .null),

@@ -23,7 +23,7 @@ extension ScopeConfig {
         }
     }
 
-    private static func patterns(_ node: ConfigNode?) throws(ConfigError) -> [Pattern] {
+    static func patterns(_ node: ConfigNode?) throws(ConfigError) -> [Pattern] {
         guard let node else { return [] }
         let expected = "a path prefix starting with \"/\" or \"regex:<pattern>\""
         var patterns: [Pattern] = []

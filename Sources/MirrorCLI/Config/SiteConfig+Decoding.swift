@@ -2,7 +2,7 @@ import MirrorCore
 
 extension SiteConfig {
     /// The keys of a site object.
-    static let keys = ["name", "start", "identity", "trust", "scope", "limits", "traps", "http", "refresh", "serve", "proxy", "crawl", "archive"]
+    static let keys = ["name", "start", "identity", "trust", "scope", "limits", "traps", "http", "refresh", "serve", "proxy", "crawl", "archive", "render"]
 
     /// Decodes and checks one entry of `sites`.
     init(decoding node: ConfigNode) throws(ConfigError) {
@@ -28,6 +28,7 @@ extension SiteConfig {
         crawl = try object.optional("crawl").map { node throws(ConfigError) in try CrawlConfig(decoding: node) } ?? CrawlConfig()
         proxy = try object.optional("proxy").map { node throws(ConfigError) in try ProxyConfig(decoding: node) }
         archive = try object.optional("archive").map { node throws(ConfigError) in try ArchiveConfig(decoding: node) }
+        render = try object.optional("render").flatMap { node throws(ConfigError) in try RenderConfig.decode(node) }
         try checkTrustCoverage(object)
     }
 

@@ -52,6 +52,7 @@ extension SiteConfig {
             }
             job.cookies.load(netscapeFile: text)
         }
+        job.render = render?.settings(executable: RenderConfig.browserExecutable(environment: ProcessInfo.processInfo.environment))
         return job
     }
 
@@ -78,7 +79,7 @@ extension SiteConfig {
         return (SecurityPolicy(identity: identity, identityScope: HostScope(identityHosts), trust: try trust.makeManager()), warnings)
     }
 
-    private static func rule(_ pattern: ScopeConfig.Pattern) -> PathRule {
+    static func rule(_ pattern: ScopeConfig.Pattern) -> PathRule {
         switch pattern {
         case .prefix(let text): .prefix(text)
         case .regex(let text): .regex(text)

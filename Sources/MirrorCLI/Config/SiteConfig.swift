@@ -22,6 +22,8 @@ public struct SiteConfig: Sendable, Equatable {
     public var refresh: RefreshConfig
     /// Serving options.
     public var serve: SiteServeConfig
+    /// Render mode (nil: off).
+    public var render: RenderConfig? = nil
     /// The proxy; nil: direct, with the environment's proxy variables ignored.
     public var proxy: ProxyConfig? = nil
     /// Sitemaps and politeness.

@@ -113,6 +113,8 @@ enum ManPage {
             escape("When set (to anything), log output is never coloured."),
             ".TP", "\\fIVAR\\fR of \\fB\\-\\-pass\\-env\\fR",
             escape("The client identity's password, read from the variable named on the command line or in config.json."),
+            ".TP", "\\fBMTLS_MIRROR_CHROMIUM\\fR",
+            escape("Render mode's browser binary (default /usr/lib/chromium/chromium, from the Debian package chromium)."),
             ".SH SEE ALSO",
             "\\fBcurl\\fR(1), \\fBopenssl\\fR(1), \\fBwget\\fR(1)",
         ]

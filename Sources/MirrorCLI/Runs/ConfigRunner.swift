@@ -51,6 +51,7 @@ struct ConfigRunner {
                 var job = try site.makeJob(outputRoot: outputRoot, jobs: config.jobs)
                 if arguments.flag("full") { job.incremental = false }
                 if let budget = try arguments.duration("max-run-time") { job.limits.runTime = budget }
+                job.render = try MirrorCommand.renderSettings(arguments, base: job.render)
                 let (security, warnings) = try site.makeSecurity(logger: logger)
                 // The command line's proxy options, when given, win over the site's.
                 let commandLine = try ProxyOptions(arguments).settings
@@ -66,7 +67,7 @@ struct ConfigRunner {
             } catch CrawlError.cancelled {
                 throw CrawlError.cancelled
             } catch let error as any DiagnosableError {
-                logger.error("\(site.name): \(error.summary)", hint: error.hint, category: error.category.rawValue)
+                logger.error("\(site.name): \(error.summary)", hint: CommandLineHint.hint(for: error), category: error.category.rawValue)
                 codes.append(ExitCode(error.category))
             }
         }

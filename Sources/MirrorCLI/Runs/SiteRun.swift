@@ -36,7 +36,7 @@ struct SiteRun {
                                                     attributes: [.posixPermissions: 0o700])
             lock = try SiteLock.acquire(siteDirectory: job.siteDirectory, site: job.name, command: command)
         } catch let error as SiteLockError {
-            logger.error(error.summary, hint: error.hint, category: error.category.rawValue)
+            logger.error(error.summary, hint: CommandLineHint.hint(for: error), category: error.category.rawValue)
             return .busy
         } catch {
             logger.error("\(job.name): cannot create \(job.siteDirectory): \(error)", hint: "check the output folder's permissions", category: "io")
@@ -70,7 +70,7 @@ struct SiteRun {
             throw CrawlError.cancelled
         } catch let error as any DiagnosableError {
             _ = await finishArchive(archiveSink)
-            logger.error("\(job.name): \(error.summary)", hint: error.hint, category: error.category.rawValue)
+            logger.error("\(job.name): \(error.summary)", hint: CommandLineHint.hint(for: error), category: error.category.rawValue)
             let code = ExitCode(error.category)
             record(history, started: started, code: code, report: nil, error: error.summary)
             return code

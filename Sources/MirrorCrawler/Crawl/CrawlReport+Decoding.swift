@@ -5,6 +5,7 @@ extension CrawlReport {
         case site, startURLs, snapshot, startedAt, finishedAt, durationSeconds, finishReason, fetched, pages, requisites
         case failed, bytes, added, changed, unchanged, removed, previousSnapshot, rewrittenDocuments, errorsByKind, errors
         case outOfScope, outOfScopeCount, warnings, heldBack, heldBackCount, heldBackByRule, notFetched, notFetchedCount, stale, trapPeaks, proxy
+        case render
     }
 
     /// Reads a report; the fields added since the first version (held-back links, what an early
@@ -42,5 +43,6 @@ extension CrawlReport {
         stale = try c.decodeIfPresent(Int.self, forKey: .stale) ?? 0
         trapPeaks = try c.decodeIfPresent(TrapPeaks.self, forKey: .trapPeaks) ?? TrapPeaks()
         proxy = try c.decodeIfPresent(String.self, forKey: .proxy)
+        render = try c.decodeIfPresent(RenderSummary.self, forKey: .render)
     }
 }

@@ -42,6 +42,8 @@ public struct CrawlReport: Codable, Sendable {
     /// on a first run and on a refresh, which reads them from the manifest).
     public var outOfScopeCount: Int
     public var warnings: [String]
+    /// Render mode's part: pages rendered, budget cuts, refused requests (nil without it).
+    public var render: RenderSummary? = nil
     /// In-scope page links that a crawler-trap rule (or the depth limit) held back and that
     /// were not fetched by another link (at most ``listLimit`` listed).
     public var heldBack: [HeldBack] = []

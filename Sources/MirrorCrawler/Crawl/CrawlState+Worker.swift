@@ -15,7 +15,7 @@ extension CrawlState {
             if Task.isCancelled {
                 await cancel()
                 if case .fetch(let item) = action {
-                    await failed(item, kind: "cancelled", cause: "the run was cancelled")
+                    await failed(item, .init(kind: .cancelled, cause: "the run was cancelled"))
                 }
                 action = await nextAction(robotsAgent: robotsAgent)
             }

@@ -28,9 +28,12 @@ actor CrawlState {
         var originalOnly = false
     }
 
-    private(set) var frontier: Frontier
+    var frontier: Frontier
     private(set) var manifest = Manifest()
     private(set) var failures: [CrawlReport.Failure] = []
+    /// Each failed URL's typed failure (the first), for a start URL's exit code and hint and
+    /// for the placeholder page of a linked one.
+    private(set) var failedByURL: [String: CrawlFailure] = [:]
     private(set) var documents: [Document] = []
     /// The URLs that documents' ``Document/deferred`` rewrites point at.
     private(set) var urls = URLTable()
@@ -116,7 +119,7 @@ actor CrawlState {
         while true {
             let action = next()
             if case .fetch(let item) = action, let robotsAgent, !robotsAllow(item.url, userAgent: robotsAgent) {
-                failed(item, kind: "robots", cause: "disallowed by robots.txt")
+                failed(item, .init(kind: .robots, cause: "disallowed by robots.txt"))
                 continue
             }
             guard case .wait = action else { return action }
@@ -340,19 +343,21 @@ actor CrawlState {
     /// URLs of the previous snapshot that answered 404 or 410 this time, with that status.
     private(set) var goneStatuses: [String: Int] = [:]
 
-    func failed(_ item: FrontierItem, kind: String, cause: String) {
+    /// Records a URL that failed.
+    func failed(_ item: FrontierItem, _ failure: CrawlFailure) {
         frontier.fail(item)
         wakeWaiters()
-        if kind == "cancelled", frontier.haltedBecause != nil {
+        if failure.kind == .cancelled, frontier.haltedBecause != nil {
             // Cut off by a halted run: not fetched rather than failed (a refresh carries the
             // previous copy over).
             abandoned.append(item)
             return
         }
-        failures.append(.init(url: item.url.string, kind: kind, cause: cause, referrer: item.referrer?.string))
+        if failedByURL[item.url.string] == nil { failedByURL[item.url.string] = failure }
+        failures.append(.init(url: item.url.string, kind: failure.kind.name, cause: failure.cause, referrer: item.referrer?.string))
         manifest.upsert(ManifestEntry(
             url: item.url, localPath: nil, status: nil, contentType: nil, length: nil, sha256: nil,
-            etag: nil, lastModified: nil, fetchedAt: Date(), error: "\(kind): \(cause)", references: []))
+            etag: nil, lastModified: nil, fetchedAt: Date(), error: "\(failure.kind.name): \(failure.cause)", references: []))
     }
 
     /// Offers a document's links to the frontier and remembers what it refused or queued.
@@ -369,10 +374,12 @@ actor CrawlState {
             case .heldBack(let rule, let detail):
                 if candidates[link.url.string] == nil { candidates[link.url.string] = false }
                 noteHeldBack(link.url, rule: rule, detail: detail, from: item)
-            case .refused(.excluded(let reason)) where reason.contains("bytes long"):
+            case .tooLong(let length, let limit):
                 // Over the URL length limit: reported, never fetched.
                 if reportedLong.insert(link.url.string).inserted {
-                    failures.append(.init(url: String(link.url.string.prefix(200)) + "…", kind: "url-too-long", cause: reason, referrer: item.url.string))
+                    failures.append(.init(url: String(link.url.string.prefix(200)) + "…", kind: FailureKind.urlTooLong.name,
+                                          cause: "URL is \(length) bytes long, more than the limit of \(limit)",
+                                          referrer: item.url.string))
                 }
             default: break
             }
@@ -408,12 +415,8 @@ actor CrawlState {
     struct Reservation: Sendable, Equatable {
         let path: String
         let isRequisite: Bool
-        /// As the manifest records it: `not mirrored: <failure kind>` or `not mirrored: beyond the crawl limits`.
-        let reason: String
-        /// The failure's cause as the report gives it (`disallowed by robots.txt`, `HTTP 404`, …), if it failed.
-        var cause: String? = nil
-        /// The crawler-trap rule that held it back, with its detail, if one did.
-        var heldBack: HeldBack? = nil
+        /// Why it is not in the mirror; its ``NotMirroredReason/manifestText`` is the manifest's.
+        let reason: NotMirroredReason
     }
 
     /// Gives every in-scope URL that was linked but not mirrored — beyond the depth or page
@@ -435,27 +438,24 @@ actor CrawlState {
         var reserved: [String: Reservation] = [:]
         var used = taken()
         let unfetchedKeys = frontier.haltedBecause == nil ? [] : Set(unfetched.map(\.url.string))
-        let failed = Dictionary(failures.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
         for (key, isRequisite) in unstored.sorted(by: { $0.key < $1.key }) {
             guard let url = WebURL(key) else { continue }
             let path = mapper.relativePath(for: url, contentType: isRequisite ? nil : "text/html")
             guard used.insert(path).inserted else { continue }
-            let held = failed[key] == nil ? heldBack[key] : nil
-            let reason: String
-            if let failure = failed[key] {
-                reason = "not mirrored: \(failure.kind)"
+            let reason: NotMirroredReason
+            if let failure = failedByURL[key] {
+                reason = .failed(failure.kind, cause: failure.cause)
             } else if let status = goneStatuses[key] {
-                reason = "not mirrored: http-\(status), removed from the origin since the previous snapshot"
-            } else if let held {
-                reason = "not mirrored: held back by the \(held.rule.rawValue) rule"
+                reason = .gone(status: status)
+            } else if let held = heldBack[key] {
+                reason = .heldBack(held)
             } else if unfetchedKeys.contains(key) {
-                reason = "not mirrored: the run stopped before fetching it"
+                reason = .stopped
             } else {
-                reason = "not mirrored: beyond the crawl limits"
+                reason = .beyondLimits
             }
-            reserved[key] = Reservation(path: path, isRequisite: isRequisite, reason: reason, cause: failed[key]?.cause,
-                                        heldBack: held)
-            manifest.upsert(ManifestEntry(url: url, localPath: path, status: nil, fetchedAt: nil, error: reason))
+            reserved[key] = Reservation(path: path, isRequisite: isRequisite, reason: reason)
+            manifest.upsert(ManifestEntry(url: url, localPath: path, status: nil, fetchedAt: nil, error: reason.manifestText))
         }
         return reserved
     }

@@ -244,8 +244,7 @@ extension Crawler {
             // The snapshot's own index.html leads to the start page (``writeRootIndex``).
             if reservation.path == "index.html" { continue }
             let bytes = reservation.isRequisite
-                ? [] : NotMirroredPage.html(url: url, reason: reservation.reason, cause: reservation.cause,
-                                                           heldBack: reservation.heldBack, site: job.name, date: date)
+                ? [] : NotMirroredPage.html(url: url, reason: reservation.reason, site: job.name, date: date)
             do {
                 try directories.ensure(CreatedDirectories.parent(of: reservation.path), in: fileSystem)
                 try Self.writeNewFile(bytes, at: fileSystem.absolutePath(reservation.path), shownAs: reservation.path)

@@ -21,12 +21,14 @@ public final class Crawler: Sendable {
     private let progress: CrawlProgress?
     /// Asks the crawl to stop early (a first signal); nil when nothing can.
     private let control: RunControl?
-    private let scope: CrawlScope
+    let scope: CrawlScope
     private let mapper: PathMapper
     /// Folders already created in the snapshot being built (saves a walk per linked file).
     let directories = CreatedDirectories()
     /// What references resolved to, shared by the documents of one folder.
     let resolutions = ResolutionCache()
+    /// Render mode's browser and rules, when the job renders pages (``SiteJob/render``).
+    let rendering: Rendering?
     /// The sitemaps' `lastmod` per URL (``SitemapOptions/trustLastModified``).
     let sitemapDates = SitemapDates()
 
@@ -53,6 +55,11 @@ public final class Crawler: Sendable {
             throw .invalidJob(error.summary)
         }
         mapper = PathMapper(primaryOrigin: primary)
+        do {
+            rendering = try job.render.map { settings throws(ScopeError) in try Rendering(settings: settings, logger: logger) }
+        } catch {
+            throw .invalidJob("render rule: \(error.summary)")
+        }
     }
 
     /// Runs the crawl and publishes the snapshot.
@@ -82,10 +89,19 @@ public final class Crawler: Sendable {
         // What the last run left stale is revalidated before anything else.
         if let previous { frontier.seedFirst(previous.staleItems(in: scope)) }
         let state = CrawlState(frontier: frontier)
+        // The browser first: without it, render mode fetches nothing at all.
+        do {
+            try await startRendering(state: state, staging: staging, originals: originals, previous: previous)
+        } catch {
+            if let rendering { await Self.offPool { rendering.renderer.shutdown() } }
+            removeQuietly(staging.fileSystem.root)
+            throw error
+        }
         if job.respectRobots { await loadRobots(into: state, staging: staging, previous: previous) }
         let sitemapWarnings = (job.sitemaps.enabled ? await seedFromSitemaps(state: state) : []) + (await applyCrawlDelays(state: state))
 
         await crawl(state: state, staging: staging, originals: originals, previous: previous, started: started)
+        let rendered = await finishRendering(staging: staging)
         var phaseStart = Date()
         logger.debug("\(job.name): crawl phase \(Self.seconds(since: started))")
         if let fatal = await state.fatal {
@@ -120,7 +136,7 @@ public final class Crawler: Sendable {
         let startFailures = await startURLFailures(state: state, paths: paths)
         if startFailures.count == job.startURLs.count, let first = startFailures.first {
             removeQuietly(staging.fileSystem.root)
-            throw .startFailed(url: first.url, kind: first.kind, cause: first.cause, error: first.error)
+            throw .startFailed(url: first.url, failure: first.failure)
         }
         let stored = paths
         let reserved = await state.reservePaths(mapper: mapper, taken: { Set(stored.values) })
@@ -166,7 +182,7 @@ public final class Crawler: Sendable {
             throw .store(error)
         }
         let finished = Date()
-        let failures = await state.failures
+        let failures = await state.failures + (rendered?.failures ?? [])
         var byKind: [String: Int] = [:]
         for failure in failures { byKind[failure.kind, default: 0] += 1 }
         let finishReason = await state.finishReason ?? .exhausted
@@ -203,6 +219,7 @@ public final class Crawler: Sendable {
             notFetched: Array(unfetched.prefix(CrawlReport.listLimit)), notFetchedCount: unfetched.count, stale: carried,
             trapPeaks: await state.trapPeaks)
         report.proxy = client.proxySummary
+        report.render = rendered?.summary
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -351,9 +368,12 @@ public final class Crawler: Sendable {
     ) async -> FrontierAction? {
         // Only a body too large for memory goes to this file (created when the body outgrows
         // the limit), then is renamed to its final name.
-        let known = revalidate ? revalidatable(item.url, in: previous) : nil
-        // The sitemap says the copy we have is current: no request at all (opt-in).
-        if job.sitemaps.trustLastModified, let known, let previous, sitemapDates.unchanged(item.url, since: known.fetchedAt),
+        var known = revalidate ? revalidatable(item.url, in: previous) : nil
+        // A page stored in another render mode last time is fetched again in full.
+        if known != nil, let previous, renderModeChanged(item, previous: previous) { known = nil }
+        // The sitemap says the copy we have is current: no request at all (opt-in; a rendered
+        // page also depends on what it loaded, so it is asked for as usual).
+        if job.sitemaps.trustLastModified, rendering?.renders(item) != true, let known, let previous, sitemapDates.unchanged(item.url, since: known.fetchedAt),
            let next = try? await reuse(item, entry: known, previous: previous, state: state, staging: staging,
                                        originals: originals, robotsAgent: robotsAgent) {
             return next
@@ -399,6 +419,13 @@ public final class Crawler: Sendable {
             }
             switch response.status {
             case 304 where known != nil && result.chain.count == 1:
+                // A rendered page is kept only if nothing it loaded has changed either.
+                let rendered = rendering?.renders(item) == true
+                if rendered, await mustRenderAgain(item.url) {
+                    return await process(item, download: download, state: state, staging: staging, originals: originals,
+                                         previous: previous, robotsAgent: robotsAgent, revalidate: false)
+                }
+                if rendered { await keepRendered(item.url) }
                 // A 304 has no body, so no file was created (CurlTransfer opens it lazily).
                 if let next = try await reuse(item, entry: known!, previous: previous!, state: state, staging: staging,
                                               originals: originals, robotsAgent: robotsAgent) {
@@ -411,13 +438,17 @@ public final class Crawler: Sendable {
                 let change: CrawlState.Change = previous?.manifest.entry(forKey: finalURL.string).map {
                     $0.sha256 == response.sha256 ? .unchanged : .changed
                 } ?? .added
+                if shouldRender(item, response: response) {
+                    return try await renderAndStore(item, finalURL: finalURL, response: response, temporaryPath: temporaryPath,
+                                                    state: state, staging: staging, originals: originals, robotsAgent: robotsAgent)
+                }
                 return try await store(item, finalURL: finalURL, response: response, temporaryPath: temporaryPath,
                                        state: state, staging: staging, originals: originals, change: change,
                                        robotsAgent: robotsAgent)
             case 300...399:
                 unlink(temporaryPath)
                 let target = response.redirectLocation ?? "(no Location header)"
-                await state.failed(item, kind: "redirect-out-of-scope", cause: "redirects to \(target), outside the scope")
+                await state.failed(item, .init(kind: .redirectOutOfScope, cause: "redirects to \(target), outside the scope"))
             case 404, 410:
                 guard let status = previous?.manifest.entry(forKey: item.url.string)?.status, (200...299).contains(status) else { fallthrough }
                 // Gone since the last snapshot: dropped from the new one, not a failure.
@@ -425,22 +456,22 @@ public final class Crawler: Sendable {
                 await state.gone(item, status: response.status)
             default:
                 unlink(temporaryPath)
-                await state.failed(item, kind: "http-\(response.status)", cause: "HTTP \(response.status)")
+                await state.failed(item, .init(kind: .httpStatus(response.status), cause: "HTTP \(response.status)"))
             }
         } catch let error as HTTPError {
             unlink(temporaryPath)
-            await state.failed(item, kind: Self.kind(of: error), cause: error.summary)
+            await state.failed(item, CrawlFailure(error))
             // A body that could not be written because the disk is full ends the run.
-            if case .io(let path, let message) = error, message.contains("No space") || message.contains("quota") {
+            if case .io(let path, let code) = error, code == ENOSPC || code == EDQUOT {
                 await state.abort(.diskFull(path: path))
             }
         } catch let error as StoreError {
             unlink(temporaryPath)
-            await state.failed(item, kind: "io", cause: error.summary)
+            await state.failed(item, CrawlFailure(error))
             if case .diskFull = error { await state.abort(error) }
         } catch {
             unlink(temporaryPath)
-            await state.failed(item, kind: "internal", cause: String(describing: error))
+            await state.failed(item, .init(kind: .internal, cause: String(describing: error)))
         }
         return nil
     }
@@ -514,10 +545,16 @@ public final class Crawler: Sendable {
     /// Larger ones stream to a temporary file. 256 transfers hold at most 16 MiB this way.
     static let inMemoryBodyLimit = 64 * 1024
 
-    private func store(
+    /// Stores a fetched file (and, for a document, its original and prepared rewrite), and
+    /// offers its links.
+    /// - Parameters:
+    ///   - extraLinks: links besides the document's own (render mode: what the page loaded).
+    ///   - recordOnly: record the outcome without asking for the worker's next action (a
+    ///     response render mode claimed); the returned action is then `.wait` and meaningless.
+    func store(
         _ item: FrontierItem, finalURL: WebURL, response: HTTPResponse, temporaryPath: String,
         state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, change: CrawlState.Change,
-        robotsAgent: String?
+        robotsAgent: String?, extraLinks: [DiscoveredLink] = [], recordOnly: Bool = false
     ) async throws -> FrontierAction {
         let contentType = response.headers["Content-Type"]
         let localPath = mapper.relativePath(for: finalURL, contentType: contentType)
@@ -544,7 +581,7 @@ public final class Crawler: Sendable {
                                             maxURLLength: maxURLLength, cache: cache)
             }
         }
-        let (links, kind, draft) = (analysis.links, analysis.kind, analysis.draft)
+        let (links, kind, draft) = (analysis.links + extraLinks, analysis.kind, analysis.draft)
         let fileSystem = staging.fileSystem
         if downloaded {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: fileSystem)
@@ -560,6 +597,11 @@ public final class Crawler: Sendable {
         } else {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: fileSystem)
             try Self.writeNewFile(response.body, at: fileSystem.absolutePath(localPath), shownAs: localPath, replacing: true)
+        }
+        if recordOnly {
+            await state.stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links, documentKind: kind,
+                               change: change, rewrite: draft, originalOnly: !downloaded)
+            return .wait
         }
         return await state.storedThenNext(item, finalURL: finalURL, localPath: localPath, response: response, links: links,
                                           documentKind: kind, change: change, rewrite: draft, originalOnly: !downloaded,
@@ -684,33 +726,11 @@ public final class Crawler: Sendable {
         NumberText.fixed(Date().timeIntervalSince(start), fractionDigits: 3) + " s"
     }
 
-    static func kind(of error: HTTPError) -> String {
-        switch error {
-        case .serverTrust: "server-trust"
-        case .clientCertificateRejected: "client-certificate-rejected"
-        case .clientIdentity: "client-identity"
-        case .tls: "tls"
-        case .network: "network"
-        case .timeout: "timeout"
-        case .bodyTooLarge: "too-large"
-        case .decompressionBomb: "decompression-bomb"
-        case .truncated: "truncated"
-        case .tooManyRedirects: "too-many-redirects"
-        case .redirectRefused: "redirect-refused"
-        case .httpStatus(_, let status): "http-\(status)"
-        case .invalidURL: "invalid-url"
-        case .io: "io"
-        case .cancelled: "cancelled"
-        case .curl: "internal"
-        case .proxyRefused, .proxyUnreachable: "proxy"
-        }
-    }
-
-    private func startURLFailures(state: CrawlState, paths: [String: String]) async -> [(url: String, kind: String, cause: String, error: String)] {
-        let failures = await state.failures
+    private func startURLFailures(state: CrawlState, paths: [String: String]) async -> [(url: String, failure: CrawlFailure)] {
+        let failures = await state.failedByURL
         return job.startURLs.compactMap { url in
-            guard paths[url.string] == nil, let failure = failures.first(where: { $0.url == url.string }) else { return nil }
-            return (url.string, failure.kind, failure.cause, failure.kind)
+            guard paths[url.string] == nil, let failure = failures[url.string] else { return nil }
+            return (url.string, failure)
         }
     }
 

@@ -16,37 +16,32 @@ enum NotMirroredPage {
     /// The page for `url`.
     /// - Parameters:
     ///   - url: the page's URL.
-    ///   - reason: why it is not in the mirror, as the manifest records it (`not mirrored: …`).
-    ///   - cause: the failure's cause as the run's report gives it, if the fetch failed.
-    ///   - heldBack: the crawler-trap rule that held it back, if one did.
+    ///   - reason: why it is not in the mirror.
     ///   - site: the site's name.
     ///   - date: when the snapshot was made.
-    static func html(url: String, reason: String, cause: String? = nil, heldBack: CrawlState.HeldBack? = nil,
-                     site: String, date: Date) -> [UInt8] {
-        let kind = reason.hasPrefix("not mirrored: ") ? String(reason.dropFirst("not mirrored: ".count)) : reason
+    static func html(url: String, reason: NotMirroredReason, site: String, date: Date) -> [UInt8] {
         let explanation: String
-        if let heldBack, heldBack.rule == .depth {
+        switch reason {
+        case .heldBack(let heldBack) where heldBack.rule == .depth:
             explanation = "It is beyond the crawl limits of this copy (its <code>depth</code> rule): \(htmlEscape(heldBack.detail)) "
                 + "(<code>--depth</code>, 20 by default; <code>--depth inf</code> lifts it)."
-        } else if let heldBack {
+        case .heldBack(let heldBack):
             let rule = heldBack.rule
             explanation = "The crawl held it back by its <code>\(rule.rawValue)</code> rule, one of the defences "
                 + "against crawler traps: \(htmlEscape(rule.explanation)) (\(htmlEscape(heldBack.detail))). "
                 + "If this page belongs in the copy, raise the limit with <code>\(rule.option)</code> "
                 + "(<code>\(rule.configKey)</code> in config.json); <code>\(rule.option) off</code> switches the rule off."
-        } else if kind == "the run stopped before fetching it" {
+        case .stopped:
             explanation = "The run that made this copy stopped early (its time budget, <code>--max-run-time</code>, "
                 + "ran out, or it was interrupted) before it reached this page; the next run fetches it."
-        } else if kind == "beyond the crawl limits" {
+        case .beyondLimits:
             explanation = "It is beyond the crawl limits of this copy (<code>--depth</code>, <code>--max-pages</code>, <code>--max-bytes</code>)."
-        } else if kind == "robots" {
+        case .failed(.robots, _):
             explanation = "The site's robots.txt disallows it, and the crawl honours robots.txt (<code>--ignore-robots</code> turns that off)."
-        } else if kind.hasPrefix("http-"), let status = Int(kind.dropFirst(5).prefix { $0.isNumber }) {
-            explanation = "The origin answered HTTP \(status) (<code>" + htmlEscape(kind) + "</code>)."
-        } else if let cause {
-            explanation = "The crawl could not fetch it (<code>" + htmlEscape(kind) + "</code>): " + htmlEscape(cause) + "."
-        } else {
-            explanation = "The crawl could not fetch it (<code>" + htmlEscape(kind) + "</code>; the run's report has the details)."
+        case .failed(.httpStatus(let status), _), .gone(let status):
+            explanation = "The origin answered HTTP \(status) (<code>http-\(status)</code>)."
+        case .failed(let kind, let cause):
+            explanation = "The crawl could not fetch it (<code>" + htmlEscape(kind.name) + "</code>): " + htmlEscape(cause) + "."
         }
         let text = marker + """
             <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">

@@ -12,6 +12,12 @@ struct PreviousSnapshot: Sendable {
     /// The originals of its documents, when it keeps them in a pack (snapshots made before the
     /// pack keep them as `_mirror/raw/<sha256>` files, which are still read).
     let originals: OriginalsPack?
+    /// Render mode's record of its pages (`_mirror/render.json`), when it rendered any.
+    var renders: RenderFile? = nil {
+        didSet { renderedPages = Dictionary((renders?.pages ?? []).map { ($0.url, $0) }, uniquingKeysWith: { _, last in last }) }
+    }
+    /// ``renders``' pages by URL.
+    private(set) var renderedPages: [String: RenderRecord] = [:]
 
     /// The current snapshot of a site, or nil when there is none (or it cannot be read:
     /// the run is then a full one).
@@ -20,7 +26,9 @@ struct PreviousSnapshot: Sendable {
               let fileSystem = try? SecureFileSystem(root: path, create: false),
               let manifest = (try? Manifest.loadIfPresent(from: fileSystem, at: "_mirror/manifest.tsv")) ?? nil
         else { return nil }
-        return PreviousSnapshot(id: id, fileSystem: fileSystem, manifest: manifest, originals: OriginalsPack.open(in: fileSystem))
+        var snapshot = PreviousSnapshot(id: id, fileSystem: fileSystem, manifest: manifest, originals: OriginalsPack.open(in: fileSystem))
+        snapshot.renders = RenderLedger.load(from: fileSystem)
+        return snapshot
     }
 
     /// The previous entry for `url` when it can be revalidated: it was stored with a 2xx and has

@@ -29,6 +29,9 @@ public struct SiteJob: Sendable {
     public var incremental: Bool
     /// Warnings to repeat in the run's report (e.g. the client certificate expires soon).
     public var warnings: [String] = []
+    /// Render mode: pages loaded in a headless browser whose every request the crawl answers
+    /// (nil: no page is rendered).
+    public var render: RenderSettings? = nil
     /// The crawler-trap defences (on by default; ``TrapRules/off`` switches them all off).
     public var traps: TrapRules = .defaults
     /// When a first mirror (no current snapshot) is interrupted, publish what it fetched as a

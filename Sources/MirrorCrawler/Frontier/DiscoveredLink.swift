@@ -24,9 +24,10 @@ public enum DiscoveryResult: Sendable, Equatable {
     /// The URL was already queued, fetched or reached by a redirect. When a page-scope link
     /// finds it still queued as a requisite, it is upgraded to a page (see ``Frontier``).
     case duplicate
-    /// The scope refused it (or it is longer than ``FrontierLimits/maxURLLength``, reported as
-    /// ``ScopeDecision/excluded(reason:)``).
+    /// The scope refused it.
     case refused(ScopeDecision)
+    /// Longer than ``FrontierLimits/maxURLLength``: reported, never fetched.
+    case tooLong(length: Int, limit: Int)
     /// In scope, but a crawler-trap rule held it back (``TrapGuard``); `detail` says by how much.
     case heldBack(TrapRule, detail: String)
 }

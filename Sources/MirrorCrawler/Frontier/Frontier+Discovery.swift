@@ -7,7 +7,7 @@ extension Frontier {
     /// link, and is classified by ``scope``. New URLs in scope are queued; known URLs are
     /// duplicates (a queued requisite may be upgraded to a page, see ``Frontier``); the rest
     /// are refused with the scope's decision. URLs longer than ``FrontierLimits/maxURLLength``
-    /// are refused as ``ScopeDecision/excluded(reason:)``.
+    /// are ``DiscoveryResult/tooLong(length:limit:)``.
     /// - Parameters:
     ///   - links: the resolved URLs, in document order.
     ///   - parent: the item whose document contained them.
@@ -33,8 +33,7 @@ extension Frontier {
             }
             let length = key.utf8.count
             guard length <= limits.maxURLLength else {
-                results.append(.refused(.excluded(
-                    reason: "URL is \(length) bytes long, more than the limit of \(limits.maxURLLength)")))
+                results.append(.tooLong(length: length, limit: limits.maxURLLength))
                 continue
             }
             let decision = scope.classify(url, isRequisite: link.isRequisite, depth: depth)

@@ -29,10 +29,12 @@ public actor LiveFetcher {
     }
 
     public let job: SiteJob
-    private let security: SecurityPolicy
-    private let client: HTTPClient
-    private let logger: Logger
-    private let scope: CrawlScope
+    let security: SecurityPolicy
+    let client: HTTPClient
+    let logger: Logger
+    let scope: CrawlScope
+    /// Render mode's browser for this site's live pages (nil when the site is not rendered).
+    let rendering: LiveRendering?
     private let mapper: PathMapper
     private let store: SnapshotStore
     private let freshness: FreshnessIndex
@@ -67,6 +69,7 @@ public actor LiveFetcher {
             throw .invalidJob(String(describing: error))
         }
         mapper = PathMapper(primaryOrigin: primary)
+        rendering = LiveRendering(job: job, logger: logger)
         freshness = FreshnessIndex(maxAge: maxAge)
         // Load the current snapshot now: the server asks `isStale` before any miss.
         if let loaded = Self.load(from: store) {
@@ -152,12 +155,13 @@ public actor LiveFetcher {
             logger.warning("live: \(url.string): \(error.summary)")
             return .failed(reason: error.summary, staleCopy: stale)
         }
-        let response = result.response
+        var response = result.response
         guard (200...299).contains(response.status) else {
             logger.warning("live: \(url.string): HTTP \(response.status)")
             return .failed(reason: "the origin answered HTTP \(response.status)", staleCopy: stale)
         }
         let finalURL = WebURL(result.finalURL)?.withoutFragment ?? url
+        if let rendered = await rendered(finalURL, response: response, temporaryPath: temporaryPath) { response = rendered }
         let contentType = response.headers["Content-Type"]
         let localPath = forcedPath ?? mapper.relativePath(for: finalURL, contentType: contentType)
         do {

@@ -88,6 +88,6 @@ extension CurlTransfer {
         let remoteIP = ip.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         capture.finish(url: request.url, method: request.method.rawValue, status: statusCode, httpVersion: httpVersion,
                        remoteIP: remoteIP, tlsVersion: profile == nil ? nil : outcome.tlsVersion, truncation: truncation,
-                       bodySHA256: abortReason == nil && code == CURLE_OK ? bodySHA256 : nil)
+                       bodySHA256: abortReason == nil && code == CURLE_OK ? bodySHA256 : nil, requestBody: request.body ?? [])
     }
 }

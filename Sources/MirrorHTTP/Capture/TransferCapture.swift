@@ -66,7 +66,7 @@ final class TransferCapture: @unchecked Sendable {
             let path = options.spool.makePath()
             spoolPath = path
             spoolDescriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard spoolDescriptor >= 0 else { return .io(path: path, message: String(cString: strerror(errno))) }
+            guard spoolDescriptor >= 0 else { return .io(path: path, errno: errno) }
             let held = memory
             memory = []
             if let failure = held.withUnsafeBytes({ write($0) }) { return failure }
@@ -80,7 +80,7 @@ final class TransferCapture: @unchecked Sendable {
             let count = Glibc.write(spoolDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if count < 0 {
                 if errno == EINTR { continue }
-                return .io(path: spoolPath ?? options.spool.folder, message: String(cString: strerror(errno)))
+                return .io(path: spoolPath ?? options.spool.folder, errno: errno)
             }
             offset += count
         }
@@ -93,7 +93,7 @@ final class TransferCapture: @unchecked Sendable {
     /// - Parameter bodySHA256: the transfer's hash of the body it was given, which is the
     ///   payload's when nothing was decoded and nothing cut off.
     func finish(url: String, method: String, status: Int, httpVersion: String, remoteIP: String?, tlsVersion: String?,
-                truncation: HTTPCapture.Truncation?, bodySHA256: String?) {
+                truncation: HTTPCapture.Truncation?, bodySHA256: String?, requestBody: [UInt8] = []) {
         if spoolDescriptor >= 0 {
             close(spoolDescriptor)
             spoolDescriptor = -1
@@ -115,7 +115,7 @@ final class TransferCapture: @unchecked Sendable {
         result = HTTPCapture(
             url: url, method: method, date: sentAt ?? Date(), requestHead: requestHead, responseHead: responseHead,
             payload: payload, payloadSHA256: sha256, status: status, httpVersion: httpVersion,
-            remoteIP: remoteIP, tlsVersion: tlsVersion, truncation: truncation)
+            remoteIP: remoteIP, tlsVersion: tlsVersion, truncation: truncation, requestBody: requestBody)
         memory = []
     }
 

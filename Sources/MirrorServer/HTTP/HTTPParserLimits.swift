@@ -6,8 +6,9 @@ public struct HTTPParserLimits: Sendable, Equatable {
     public var headerSectionSize: Int
     /// Most header fields (431 beyond).
     public var headerCount: Int
-    /// Largest body of a non-GET/HEAD request that is read and thrown away so that the
-    /// connection can stay open; larger bodies (and chunked ones) close the connection instead.
+    /// Largest body of a non-GET/HEAD request that is read (into ``HTTPRequestHead/body``) so
+    /// that the connection can stay open; larger bodies (and chunked ones) close the connection
+    /// instead.
     public var discardableBodySize: Int
 
     /// Creates limits.

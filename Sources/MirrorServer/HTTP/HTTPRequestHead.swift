@@ -26,7 +26,8 @@ public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
 /// A parsed request line and header section.
 ///
 /// Produced by ``HTTPRequestParser``; the body, if there was one within the limit, has been
-/// read and discarded (this server serves GET and HEAD only).
+/// read into ``body`` (this server serves GET and HEAD, and answers a POST only through a
+/// ``RequestInterceptor``: render mode's replay).
 public struct HTTPRequestHead: Sendable, Equatable {
     /// The method token, case-sensitive (`GET`, `HEAD`, …).
     public var method: String
@@ -45,6 +46,9 @@ public struct HTTPRequestHead: Sendable, Equatable {
     /// unless `Connection: close`; HTTP/1.0 only with `Connection: keep-alive`. Also false
     /// when the request had a body this server would not read.
     public var keepAlive: Bool
+    /// A `Content-Length` body of at most ``HTTPParserLimits/discardableBodySize`` bytes; nil
+    /// when the request had none (or one too large to read).
+    public var body: [UInt8]?
 
     /// Creates a request head.
     /// - Parameters:
@@ -57,7 +61,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
     ///   - keepAlive: whether the connection persists.
     public init(
         method: String, target: String, path: String, query: String?, version: HTTPVersion,
-        headers: HTTPHeaders, keepAlive: Bool
+        headers: HTTPHeaders, keepAlive: Bool, body: [UInt8]? = nil
     ) {
         self.method = method
         self.target = target
@@ -66,6 +70,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
         self.version = version
         self.headers = headers
         self.keepAlive = keepAlive
+        self.body = body
     }
 
     /// The request line as sent, for the access log.

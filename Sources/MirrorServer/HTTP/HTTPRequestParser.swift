@@ -6,7 +6,7 @@ import Darwin
 
 /// What ``HTTPRequestParser/next()`` found in the bytes fed so far.
 public enum HTTPParserEvent: Sendable, Equatable {
-    /// A complete request head (any small body has been consumed and discarded).
+    /// A complete request head (any small body has been read into it).
     case request(HTTPRequestHead)
     /// The bytes are not an acceptable request: answer `error.status` and close.
     case failure(HTTPParseError)
@@ -26,9 +26,9 @@ public enum HTTPParserEvent: Sendable, Equatable {
 ///   requires; only the path and query are used (this server serves one mirror whatever the
 ///   authority says). `*` is accepted only with OPTIONS and authority-form only with CONNECT,
 ///   so that they can be answered 405.
-/// - **Bodies**: GET and HEAD must not carry one (400). Other methods (answered 405) may carry
-///   a `Content-Length` body up to ``HTTPParserLimits/discardableBodySize``, which is read and
-///   discarded so that the connection stays usable; a larger or chunked body makes the
+/// - **Bodies**: GET and HEAD must not carry one (400). Other methods may carry a
+///   `Content-Length` body up to ``HTTPParserLimits/discardableBodySize``, which is read into
+///   ``HTTPRequestHead/body`` so that the connection stays usable; a larger or chunked body makes the
 ///   request the connection's last (``HTTPRequestHead/keepAlive`` false) and nothing after it
 ///   is parsed.
 /// - Up to 8 empty lines before a request line are ignored (RFC 9112 §2.2).
@@ -106,8 +106,9 @@ public struct HTTPRequestParser: Sendable {
             switch state {
             case .finished, .failed:
                 return nil
-            case .body(let remaining, let head):
+            case .body(let remaining, var head):
                 let take = min(remaining, buffer.count - readIndex)
+                head.body = (head.body ?? []) + buffer[readIndex..<(readIndex + take)]
                 readIndex += take
                 scanIndex = readIndex
                 if take < remaining {
@@ -262,6 +263,7 @@ public struct HTTPRequestParser: Sendable {
         if length > 0 {
             if bodyless { return fail(.bodyNotAllowed(method: line.method)) }
             if length <= limits.discardableBodySize {
+                head.body = []
                 state = .body(remaining: length, head: head)
                 return nil
             }

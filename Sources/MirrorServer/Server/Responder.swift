@@ -53,7 +53,7 @@ final class Responder {
     }
 
     func respond(to head: HTTPRequestHead) -> ResponderOutcome {
-        guard head.method == "GET" || head.method == "HEAD" else {
+        guard head.method == "GET" || head.method == "HEAD" || (configuration.requestInterceptor != nil && head.method == "POST") else {
             var response = Response.page(405, Pages.error(status: 405, reason: "Only GET and HEAD are served."))
             response.headers.add("Allow", "GET, HEAD")
             return .response(response)
@@ -93,6 +93,10 @@ final class Responder {
         var full: RequestPath { RequestPath(segments: prefix + path.segments, trailingSlash: path.trailingSlash) }
         if path.segments.first == "_mirror" { return .response(notFound(full)) }
         guard let snapshot = mount.currentSnapshot(epoch: epoch) else { return miss(mount, path, full) }
+        if let interceptor = configuration.requestInterceptor {
+            if let answer = intercepted(interceptor, path, in: snapshot, site: mount.site.name, request: request) { return answer }
+            if request.method == "POST" { return .response(methodNotAllowed()) }
+        }
         let found: FileMemo.Entry
         if let remembered = memo[request.path] {
             found = remembered
@@ -138,5 +142,40 @@ final class Responder {
                 lastRefresh: snapshot?.lastRefresh, pageCount: snapshot?.pageCount)
         }
         return .page(200, Pages.siteIndex(rows))
+    }
+}
+
+extension Responder {
+    /// 405 for a method this server does not serve.
+    func methodNotAllowed() -> Response {
+        var response = Response.page(405, Pages.error(status: 405, reason: "Only GET and HEAD are served."))
+        response.headers.add("Allow", "GET, HEAD")
+        return response
+    }
+
+    /// The interceptor's answer for a request, as a response (nil: it had none).
+    func intercepted(
+        _ interceptor: any RequestInterceptor, _ path: RequestPath, in snapshot: SnapshotState, site: String, request: HTTPRequestHead
+    ) -> ResponderOutcome? {
+        switch interceptor.intercept(site: site, path: path, request: request) {
+        case nil:
+            return nil
+        case .response(let status, let headers, let body):
+            var all = headers
+            all.add("Cache-Control", "no-store")
+            return .response(Response(status: status, headers: all, body: .bytes(body)))
+        case .file(let relativePath, let contentType):
+            let segments = relativePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            guard !segments.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }), segments.first != "_mirror",
+                  case .file(let file) = snapshot.directory.lookup(RequestPath(segments: segments, trailingSlash: false))
+            else { return nil }
+            let type = contentType ?? snapshot.contentTypes[file.relativePath] ?? mimeTypes.type(forFileName: file.relativePath)
+            // The file answers a GET (or a POST replayed as its recorded answer).
+            let plan = FileResponsePlanner.plan(
+                method: request.method == "HEAD" ? "HEAD" : "GET", requestHeaders: request.headers, metadata: file.metadata,
+                validators: file.validators, contentType: type)
+            let body: ResponseBody = plan.body.map { .file(file, $0) } ?? .empty
+            return .response(Response(status: plan.status, headers: plan.headers, body: body))
+        }
     }
 }

@@ -41,6 +41,9 @@ public struct ServerConfiguration: Sendable {
     public var liveEnabled = false
     /// Called for files not in the mirror; `nil` answers 404.
     public var missHandler: (any MissHandler)?
+    /// Asked first about every request to a site (render mode's replay of recorded answers);
+    /// `nil`: files only, and every method but GET and HEAD is answered 405.
+    public var requestInterceptor: (any RequestInterceptor)?
     /// Receives one entry per request (Common Log Format via ``AccessLogEntry/commonLogFormat``).
     public var accessLog: (@Sendable (AccessLogEntry) -> Void)?
 

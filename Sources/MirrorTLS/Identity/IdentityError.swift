@@ -60,10 +60,10 @@ public enum IdentityError: DiagnosableError, Equatable {
 
     public var hint: String {
         switch self {
-        case .wrongPassword: return "check the password source (--pass-env, --pass-file or the prompt)"
-        case .passwordRequired: return "give the password with --pass-env VAR, --pass-file FILE, or run on a terminal to be prompted"
+        case .wrongPassword: return "check the password source (an environment variable, a file or the prompt)"
+        case .passwordRequired: return "give the password from an environment variable or a file, or run on a terminal to be prompted"
         case .unrecognizedFormat: return "use a .p12/.pfx file or PEM files (-----BEGIN CERTIFICATE-----); set the type explicitly if needed"
-        case .noPrivateKey: return "pass the key file with --key FILE, or use a PEM file that holds the key too"
+        case .noPrivateKey: return "give the key file too, or use a PEM file that holds the key"
         case .keyMismatch: return "pass the key that was generated with this certificate"
         case .expired: return "renew the client certificate"
         case .notYetValid: return "check this machine's clock, or wait until the certificate becomes valid"
@@ -73,7 +73,7 @@ public enum IdentityError: DiagnosableError, Equatable {
                 + "openssl pkcs12 -legacy -in old.p12 -nodes | openssl pkcs12 -export -out new.p12"
         case .passwordVariableMissing: return "export the variable before running, or use another password source"
         case .passwordFileUnreadable: return "check the path and the file's permissions"
-        case .noTerminalForPrompt: return "run interactively, or use --pass-env VAR or --pass-file FILE"
+        case .noTerminalForPrompt: return "run interactively, or give the password from an environment variable or a file"
         case .openSSL: return "the file may be damaged; try opening it with the openssl command"
         }
     }

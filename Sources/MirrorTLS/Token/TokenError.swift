@@ -86,15 +86,15 @@ public enum TokenError: DiagnosableError, Equatable {
     public var hint: String {
         switch self {
         case .invalidURI: "write it as pkcs11:token=LABEL;object=KEY-LABEL (see `p11tool --list-all` or `pkcs11-tool -O`)"
-        case .pinInURI: "remove the PIN from the URI; give it with --pass-env VAR or --pass-file FILE, or type it at the prompt"
+        case .pinInURI: "remove the PIN from the URI; give it from an environment variable or a file, or type it at the prompt"
         case let .moduleMissing(_, package?): "apt-get install \(package)"
-        case .moduleMissing: "install your token's PKCS#11 module (softhsm2, opensc, or the vendor's package), or name it with --pkcs11-module FILE"
+        case .moduleMissing: "install your token's PKCS#11 module (softhsm2, opensc, or the vendor's package), or name its file"
         case .moduleLoadFailed: "check that the file is a PKCS#11 module for this architecture; `pkcs11-tool --module FILE -L` tests it"
         case .tokenAbsent: "insert the card or token, or fix token= in the URI (`pkcs11-tool -L` lists the tokens)"
-        case .keyAbsent, .certificateAbsent: "fix object= or id= in the URI (`pkcs11-tool --login -O` lists the objects), or give the certificate as a file with --cert FILE --key 'pkcs11:…'"
+        case .keyAbsent, .certificateAbsent: "fix object= or id= in the URI (`pkcs11-tool --login -O` lists the objects), or give the certificate as a file with the key as its pkcs11: URI"
         case .wrongPIN(_, let status) where status.finalTry || status.locked:
             "STOP: check the PIN before trying again; a locked token needs its administrator (SO PIN) to unlock it"
-        case .wrongPIN: "check the PIN source (--pass-env, --pass-file or the prompt); each wrong try counts against the token's limit"
+        case .wrongPIN: "check the PIN source (an environment variable, a file or the prompt); each wrong try counts against the token's limit"
         case .pinLocked: "ask the token's administrator to unlock it with the SO PIN"
         case .keyMismatch: "use the certificate issued for this key, or the key= / id= of the key that goes with it"
         case .pkcs11: "run `pkcs11-tool --login -O` to check the token"

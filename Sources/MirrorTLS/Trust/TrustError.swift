@@ -67,6 +67,13 @@ public enum TrustError: DiagnosableError, Equatable {
         }
     }
 
+    /// Whether the chain failed because no trusted CA issued it (not a date, not a missing
+    /// CRL): the caller names its own way to trust that CA.
+    public var isUnknownIssuer: Bool {
+        guard case let .chainInvalid(_, _, code, _, _) = self else { return false }
+        return code != X509_V_ERR_CERT_HAS_EXPIRED && code != X509_V_ERR_CERT_NOT_YET_VALID && code != X509_V_ERR_UNABLE_TO_GET_CRL
+    }
+
     public var hint: String {
         switch self {
         case let .chainInvalid(_, _, code, _, _):
@@ -76,7 +83,7 @@ public enum TrustError: DiagnosableError, Equatable {
             case X509_V_ERR_UNABLE_TO_GET_CRL:
                 return "pass a CRL file for every CA of the chain, or drop the revocation policy"
             default:
-                return "pass --cacert FILE with the CA that issued the server's certificate; "
+                return "trust the CA that issued the server's certificate; "
                     + "run `mtls-mirror inspect URL` to see the chain the server sends"
             }
         case .hostnameMismatch:
