@@ -80,7 +80,7 @@ let package = Package(
             path: "Tests/MirrorTestSupport"),
         .testTarget(name: "MirrorCoreTests", dependencies: ["MirrorCore", "MirrorTestSupport"]),
         .testTarget(name: "MirrorTLSTests", dependencies: ["MirrorTLS", "MirrorTestSupport"]),
-        .testTarget(name: "MirrorHTTPTests", dependencies: ["MirrorHTTP", "MirrorTLS", "MirrorTestSupport"]),
+        .testTarget(name: "MirrorHTTPTests", dependencies: ["MirrorHTTP", "MirrorTLS", "MirrorStore", "MirrorTestSupport"]),
         .testTarget(name: "MirrorDocumentTests", dependencies: ["MirrorDocument", "MirrorTestSupport"]),
         .testTarget(name: "MirrorStoreTests", dependencies: ["MirrorStore", "MirrorTestSupport"]),
         .testTarget(name: "MirrorRenderTests", dependencies: ["MirrorRender", "MirrorTestSupport"]),

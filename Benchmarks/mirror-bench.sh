@@ -43,7 +43,7 @@
 #   --keep               keep the work folder (site, PKI, mirrors, logs) and print its path
 #   --work-parent DIR    make the work folder in DIR (default /tmp): e.g. a freshly made ext4
 #                        file system, free of the inode-allocation penalty that a recent mass
-#                        deletion leaves behind (see BENCHMARKS.md)
+#                        deletion leaves behind (see Benchmarks/HISTORY.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)

@@ -35,7 +35,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private(set) var headers = HTTPHeaders()
     private(set) var body: [UInt8] = []
-    private var fileDescriptor: Int32 = -1
+    /// The body's file, once the body goes to one (made by ``HTTPRequest/bodyFiles``).
+    private var file: (any BodyFile)?
     private var fileOpened = false
     private(set) var bodyBytes: Int64 = 0
     private let hasher = SHA256Stream()
@@ -88,7 +89,7 @@ final class CurlTransfer: @unchecked Sendable {
         curl_easy_cleanup(easy)
         if let headerList { curl_slist_free_all(headerList) }
         errorBuffer.deallocate()
-        if fileDescriptor >= 0 { close(fileDescriptor) }
+        _ = file?.finish(sync: false)
     }
 
     /// Sets every option on the easy handle. `share` carries the TLS session and DNS caches.
@@ -300,27 +301,29 @@ final class CurlTransfer: @unchecked Sendable {
         headers["Content-Length"].flatMap { Int($0) }
     }
 
-    /// Appends to the body file, opening (creating, 0600, truncated) it first.
+    /// Appends to the body file, having it made (``HTTPRequest/bodyFiles``) first.
     private func writeToFile(_ chunk: UnsafeRawBufferPointer, path: String) -> Bool {
         if !fileOpened {
             fileOpened = true
-            fileDescriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            if fileDescriptor < 0 {
-                abortReason = .io(path: path, errno: errno)
+            switch openBodyFile(path) {
+            case .success(let made): file = made
+            case .failure(let error):
+                abortReason = error
                 return false
             }
         }
-        var offset = 0
-        while offset < chunk.count {
-            let n = write(fileDescriptor, chunk.baseAddress! + offset, chunk.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                abortReason = .io(path: path, errno: errno)
-                return false
-            }
-            offset += n
+        guard let file else { return false }
+        let code = file.append(chunk)
+        if code != 0 {
+            abortReason = .io(path: path, errno: code)
+            return false
         }
         return true
+    }
+
+    private func openBodyFile(_ path: String) -> Result<any BodyFile, HTTPError> {
+        guard let maker = request.bodyFiles else { return .failure(.io(path: path, errno: EINVAL)) }
+        return maker.create(path).mapError { .io(path: path, errno: $0.errno) }
     }
 
     /// The request is about to leave on the connection whose local port is `port`.
@@ -349,14 +352,12 @@ final class CurlTransfer: @unchecked Sendable {
     func finish(code: CURLcode) -> Result<HTTPResponse, HTTPError> {
         let sha256 = hasher.finalizeHex()
         if let capture { finishCapture(capture, code: code, bodySHA256: sha256) }
-        if fileDescriptor >= 0 {
-            if request.syncFile, fsync(fileDescriptor) != 0, let path = request.destination.filePath, code == CURLE_OK {
-                close(fileDescriptor)
-                fileDescriptor = -1
-                return .failure(.io(path: path, errno: errno))
+        if let file {
+            self.file = nil
+            let failure = file.finish(sync: request.syncFile && code == CURLE_OK)
+            if failure != 0, code == CURLE_OK, abortReason == nil, let path = request.destination.filePath {
+                return .failure(.io(path: path, errno: failure))
             }
-            close(fileDescriptor)
-            fileDescriptor = -1
         }
         if let abortReason { return .failure(abortReason) }
         if code != CURLE_OK { return .failure(CurlErrorMapper.map(code: code, transfer: self)) }
@@ -388,9 +389,12 @@ final class CurlTransfer: @unchecked Sendable {
         } else if case .file(let path) = request.destination, (200...299).contains(status), request.method == .get {
             if !fileOpened {
                 // An empty body still produces an (empty) file.
-                let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-                if fd < 0 { return .failure(.io(path: path, errno: errno)) }
-                close(fd)
+                switch openBodyFile(path) {
+                case .success(let empty):
+                    let failure = empty.finish(sync: false)
+                    if failure != 0 { return .failure(.io(path: path, errno: failure)) }
+                case .failure(let error): return .failure(error)
+                }
             }
             response.bodyFile = path
         }

@@ -90,6 +90,10 @@ public struct HTTPRequest: Sendable {
     public var detectCertificateRejection: Bool = true
     /// fsync a `.file` body when it is complete (on by default; a snapshot syncs once instead).
     public var syncFile: Bool = true
+    /// Who makes the file of a ``BodyDestination/file(_:)`` or ``BodyDestination/memoryUpTo(_:thenFile:)``
+    /// body: the store (a snapshot's downloads). A request that may stream to a file without
+    /// one fails with ``HTTPError/io(path:errno:)`` (`EINVAL`) before its body is written.
+    public var bodyFiles: (any BodyFileMaker)?
     /// The request body of a POST (nil: none).
     public var body: [UInt8]?
     /// The client's total byte rate, paid for as the body arrives (``ByteRateLimiter``); nil: none.

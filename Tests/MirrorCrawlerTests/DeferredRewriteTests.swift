@@ -60,7 +60,7 @@ struct DeferredRewriteTests {
         -> (DeferredRewrite?, [DiscoveredLink])
     {
         var draft: DeferredRewrite.Draft? = DeferredRewrite.Draft(charset: charset, length: length)
-        let links = Crawler.discover(references, base: base, maxURLLength: 8192, draft: &draft)
+        let links = DocumentPipeline.discover(references, base: base, maxURLLength: 8192, draft: &draft)
         return (draft.flatMap { DeferredRewrite($0, table: &table) }, links)
     }
 
@@ -118,7 +118,7 @@ struct DeferredRewriteTests {
         // without one (a UTF-16 document: by their text).
         for (cache, drafted) in [(nil, true), (ResolutionCache(), true), (ResolutionCache(), false)] as [(ResolutionCache?, Bool)] {
             var draft: DeferredRewrite.Draft? = drafted ? DeferredRewrite.Draft(charset: extraction.charset, length: html.utf8.count) : nil
-            let links = Crawler.discover(extraction.references, base: base, maxURLLength: 8192, draft: &draft, cache: cache)
+            let links = DocumentPipeline.discover(extraction.references, base: base, maxURLLength: 8192, draft: &draft, cache: cache)
             let summary = links.map { "\($0.url.string) \($0.isRequisite ? "requisite" : "page")" }
             #expect(summary == [
                 "https://example.com/docs/guide/p.html page", "https://out.example/x page",
@@ -138,7 +138,7 @@ struct DeferredRewriteTests {
         let extraction = try HTMLExtractor.extract(bytes)
         var urls = URLTable()
         let documentURL = try webURL(Self.documentURL)
-        let (deferred, links) = Self.deferred(extraction.references, base: Crawler.baseURL(of: extraction, documentURL: documentURL),
+        let (deferred, links) = Self.deferred(extraction.references, base: DocumentPipeline.baseURL(of: extraction, documentURL: documentURL),
                                               charset: extraction.charset, length: bytes.count, table: &urls)
         let rewrite = try #require(deferred)
         let output = try #require(try rewrite.rewrite(bytes, documentPath: Self.documentPath, urls: urls, localPaths: Self.localPaths(urls)))

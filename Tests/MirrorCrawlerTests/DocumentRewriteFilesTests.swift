@@ -37,11 +37,11 @@ struct DocumentRewriteFilesTests {
         let directories = CreatedDirectories()
         let first = try Self.document("docs/s00/section.css", url: "https://example.com/docs/s00/section.css")
         let second = try Self.document("docs/s01/section.css", url: "https://example.com/docs/s01/section.css")
-        let raw = fileSystem.absolutePath(Crawler.rawPath(sha256: Self.sha))
-        #expect(try Crawler.rewrite(first, fileSystem: fileSystem, directories: directories, paths: paths) == false)
+        let raw = fileSystem.absolutePath(SecureFileSystem.rawPath(sha256: Self.sha))
+        #expect(try DocumentPipeline.rewrite(first, fileSystem: fileSystem, directories: directories, paths: paths) == false)
         let rawInode = try #require(Self.inode(raw))
         #expect(rawInode == Self.inode(fileSystem.absolutePath(first.localPath)), "unchanged: the original itself")
-        #expect(try Crawler.rewrite(second, fileSystem: fileSystem, directories: directories, paths: paths) == false)
+        #expect(try DocumentPipeline.rewrite(second, fileSystem: fileSystem, directories: directories, paths: paths) == false)
         #expect(Self.inode(raw) == rawInode, "the raw name kept the first document's inode")
         #expect(try fileSystem.read(first.localPath) == Self.css)
         #expect(try fileSystem.read(second.localPath) == Self.css)
@@ -56,12 +56,12 @@ struct DocumentRewriteFilesTests {
         try fileSystem.write(original, to: "css/site.css")
         let originalInode = try #require(Self.inode(fileSystem.absolutePath("css/site.css")))
         let document = try Self.document("css/site.css", url: "https://example.com/css/site.css")
-        let changed = try Crawler.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(),
+        let changed = try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(),
                                           paths: ["https://example.com/img/x.png": "img/x.png"])
         #expect(changed)
         #expect(try fileSystem.read("css/site.css") == Array("a { background: url(../img/x.png) }".utf8))
-        #expect(try fileSystem.read(Crawler.rawPath(sha256: Self.sha)) == original)
-        #expect(Self.inode(fileSystem.absolutePath(Crawler.rawPath(sha256: Self.sha))) == originalInode)
+        #expect(try fileSystem.read(SecureFileSystem.rawPath(sha256: Self.sha)) == original)
+        #expect(Self.inode(fileSystem.absolutePath(SecureFileSystem.rawPath(sha256: Self.sha))) == originalInode)
         #expect(Self.inode(fileSystem.absolutePath("css/site.css")) != originalInode)
         var info = stat()
         #expect(lstat(fileSystem.absolutePath("css/site.css"), &info) == 0 && info.st_mode & 0o777 == 0o600)
@@ -74,13 +74,13 @@ struct DocumentRewriteFilesTests {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let fileSystem = try SecureFileSystem(root: folder.path + "/snapshot", syncEachFile: false)
-        try fileSystem.write(Self.css, to: Crawler.rawPath(sha256: Self.sha))
+        try fileSystem.write(Self.css, to: SecureFileSystem.rawPath(sha256: Self.sha))
         let document = try Self.document("docs/s02/section.css", url: "https://example.com/docs/s02/section.css")
-        #expect(try Crawler.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(),
+        #expect(try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(),
                                     paths: ["https://example.com/docs/s02/banner.png": "docs/s02/banner.png"]) == false)
         #expect(try fileSystem.read("docs/s02/section.css") == Self.css)
         #expect(Self.inode(fileSystem.absolutePath("docs/s02/section.css"))
-            == Self.inode(fileSystem.absolutePath(Crawler.rawPath(sha256: Self.sha))))
+            == Self.inode(fileSystem.absolutePath(SecureFileSystem.rawPath(sha256: Self.sha))))
     }
 
     @Test("a document missing under both names is an error, not a silent skip")
@@ -90,7 +90,7 @@ struct DocumentRewriteFilesTests {
         let fileSystem = try SecureFileSystem(root: folder.path + "/snapshot", syncEachFile: false)
         let document = try Self.document("gone.css", url: "https://example.com/gone.css")
         #expect(throws: StoreError.self) {
-            try Crawler.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(), paths: [:])
+            try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(), paths: [:])
         }
     }
 }

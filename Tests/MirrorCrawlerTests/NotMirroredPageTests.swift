@@ -48,6 +48,16 @@ import Testing
         #expect(!page.contains("href=") && !page.contains("<pages>"))
     }
 
+    @Test func aPageRemovedFromTheOriginSaysSoAndTheManifestKeepsTheReason() {
+        let page = String(decoding: NotMirroredPage.html(
+            url: "https://intranet.example/old", reason: .gone(status: 410), site: "s", date: Date()), as: UTF8.self)
+        #expect(page.contains("HTTP 410") && page.contains("removed from the origin"))
+        #expect(NotMirroredReason.gone(status: 410).manifestText
+            == "not mirrored: http-410, removed from the origin since the previous snapshot")
+        #expect(NotMirroredReason.failed(.urlTooLong, cause: "x").manifestText == "not mirrored: url-too-long")
+        #expect(NotMirroredReason.stopped.manifestText == "not mirrored: the run stopped before fetching it")
+    }
+
     @Test func aPageTheRunStoppedBeforeSaysSo() {
         let page = String(decoding: NotMirroredPage.html(
             url: "https://intranet.example/late", reason: .stopped, site: "s", date: Date()),

@@ -4,6 +4,7 @@ import MirrorTestSupport
 import MirrorTLS
 import Testing
 @testable import MirrorHTTP
+import MirrorStore
 
 /// The HTTP engine against a real nginx that requires client certificates.
 @Suite(.serialized) struct EngineIntegrationTests {
@@ -203,6 +204,15 @@ import Testing
         let path = directory.url.appendingPathComponent("big.bin").path
         let profile = s.profile(try s.identity())
         var request = HTTPRequest(url: s.nginx.url(.mtls, path: "/big.bin"), destination: .file(path), acceptCompression: false)
+        // Without a maker of body files the transfer writes no file at all.
+        await #expect {
+            _ = try await s.client.perform(request, profile: profile)
+        } throws: { error in
+            guard case HTTPError.io(let failed, EINVAL) = error else { return false }
+            return failed == path
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        request.bodyFiles = BodyFiles()
         let response = try await s.client.perform(request, profile: profile)
         #expect(response.bodyFile == path)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == big)
@@ -234,7 +244,7 @@ import Testing
         let smallPath = directory.url.appendingPathComponent("small").path
         let small = try await s.client.perform(
             HTTPRequest(url: s.nginx.url(.mtls, path: "/small.bin"), destination: .memoryUpTo(4096, thenFile: smallPath),
-                        acceptCompression: false), profile: profile)
+                        acceptCompression: false).writingFiles(), profile: profile)
         #expect(small.status == 200)
         #expect(small.bodyFile == nil)
         #expect(Data(small.body) == big.prefix(1000))
@@ -243,7 +253,7 @@ import Testing
         let bigPath = directory.url.appendingPathComponent("big").path
         let large = try await s.client.perform(
             HTTPRequest(url: s.nginx.url(.mtls, path: "/big.bin"), destination: .memoryUpTo(4096, thenFile: bigPath),
-                        acceptCompression: false), profile: profile)
+                        acceptCompression: false).writingFiles(), profile: profile)
         #expect(large.bodyFile == bigPath)
         #expect(large.body.isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: bigPath)) == big)
@@ -251,7 +261,7 @@ import Testing
 
         let missingPath = directory.url.appendingPathComponent("missing").path
         let missing = try await s.client.perform(
-            HTTPRequest(url: s.nginx.url(.mtls, path: "/no-such-file"), destination: .memoryUpTo(4096, thenFile: missingPath)),
+            HTTPRequest(url: s.nginx.url(.mtls, path: "/no-such-file"), destination: .memoryUpTo(4096, thenFile: missingPath)).writingFiles(),
             profile: profile)
         #expect(missing.status == 404)
         #expect(missing.bodyFile == nil)
@@ -454,4 +464,13 @@ final class LockedWaits: @unchecked Sendable {
     private var stored: [TimeInterval] = []
     func append(_ value: TimeInterval) { lock.lock(); stored.append(value); lock.unlock() }
     var values: [TimeInterval] { lock.lock(); defer { lock.unlock() }; return stored }
+}
+
+extension HTTPRequest {
+    /// The request with the store's maker of body files.
+    func writingFiles() -> HTTPRequest {
+        var request = self
+        request.bodyFiles = BodyFiles()
+        return request
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MirrorCore
 import MirrorHTTP
+import MirrorStore
 import MirrorTLS
 
 /// `mtls-mirror fetch URL`: one URL over mTLS, like `curl` with a trust policy.
@@ -69,7 +70,10 @@ struct FetchCommand {
 
         let output = arguments.value("output")
         let partial = output.map { $0 + ".part-\(getpid())" }
-        if let partial { request.destination = .file(partial) }
+        if let partial {
+            request.destination = .file(partial)
+            request.bodyFiles = BodyFiles()
+        }
 
         let security = try tls.securityPolicy(for: url, logger: logger)
         let client = HTTPClient(configuration: try .proxied(arguments))

@@ -23,7 +23,7 @@ actor CrawlState {
         /// For a document parsed during this crawl: its references, ready to be rewritten
         /// without a second parse (targets numbered in ``CrawlState/urls``).
         var deferred: DeferredRewrite? = nil
-        /// Only the original (in the pack, or under ``Crawler/rawPath(sha256:)``) is on disk so
+        /// Only the original (in the pack, or under ``MirrorStore/SecureFileSystem/rawPath(sha256:)``) is on disk so
         /// far, not the file under ``localPath``: a body received in memory, or a 304.
         var originalOnly = false
     }

@@ -75,7 +75,7 @@ extension Crawler {
         staging: StagingSnapshot, originals: OriginalsPack, robotsAgent: String?
     ) async throws -> FrontierAction {
         guard let rendering, let run = rendering.run else { throw CrawlError.invalidJob("render mode was not started") }
-        let body = response.bodyFile != nil ? try Self.readDownload(temporaryPath) : response.body
+        let body = response.bodyFile != nil ? try SecureFileSystem.readFile(atPath: temporaryPath) : response.body
         let recording = PageRecording()
         let broker = RenderBroker(crawler: self, rendering: rendering, run: run, page: item, documentURL: finalURL,
                                   document: response, documentBody: body, recording: recording)
@@ -104,14 +104,14 @@ extension Crawler {
         case .keep:
             stored.body = body
             // The shell links little: the links of what the scripts built are followed too.
-            let analysis = try Self.analyse(page.html, type: .html, contentType: "text/html; charset=utf-8", url: finalURL,
+            let analysis = try DocumentPipeline.analyse(page.html, type: .html, contentType: "text/html; charset=utf-8", url: finalURL,
                                             maxURLLength: job.limits.maxURLLength, cache: resolutions)
             extra += analysis.links
         }
         stored.bodyFile = nil
         stored.bodyBytes = Int64(stored.body.count)
         stored.sha256 = SHA256Digest.hex(stored.body)
-        if response.bodyFile != nil { unlink(temporaryPath) }
+        if response.bodyFile != nil { SecureFileSystem.discard(temporaryPath: temporaryPath) }
         // What the page loaded is part of it: listed in its manifest row (a refresh revalidates
         // them), and followed if the frontier does not have them yet.
         var seen = Set<String>()
@@ -193,7 +193,7 @@ extension Crawler {
         let path = ReplayEntry.file(sha256: response.sha256)
         do throws(StoreError) {
             try directories.ensure("_mirror/replay", in: run.staging.fileSystem)
-            try Self.writeNewFile(response.body, at: run.staging.fileSystem.absolutePath(path), shownAs: path)
+            try run.staging.fileSystem.createFile(response.body, at: path)
         } catch .io(_, _, EEXIST) {
             // The same answer is kept already.
         } catch {
@@ -275,7 +275,7 @@ extension Crawler {
             guard let previous = run.previous else { continue }
             let path = ReplayEntry.file(sha256: entry.sha256)
             try? directories.ensure("_mirror/replay", in: run.staging.fileSystem)
-            _ = try? Self.hardLink(previous.fileSystem.absolutePath(path), run.staging.fileSystem.absolutePath(path), path: path)
+            _ = try? run.staging.fileSystem.link(path, from: previous.fileSystem)
         }
     }
 

@@ -386,6 +386,7 @@ public final class Crawler: Sendable {
             maxBodyBytes: job.limits.maxFileSize, maxDecompressionRatio: job.limits.maxDecompressionRatio,
             timeouts: job.limits.timeouts, userAgent: job.userAgent)
         request.syncFile = false  // the snapshot is synced once before it is published
+        request.bodyFiles = staging.fileSystem.downloads
         request.parsedURL = item.url
         request.capture = job.capture
         if let known {
@@ -412,7 +413,7 @@ public final class Crawler: Sendable {
             if finalURL != item.url, (200...299).contains(response.status) {
                 let fresh = await state.redirected(item, to: finalURL, status: 301)
                 if !fresh {
-                    unlink(temporaryPath)
+                    SecureFileSystem.discard(temporaryPath: temporaryPath)
                     await state.completeAlias(item)
                     return nil
                 }
@@ -446,31 +447,31 @@ public final class Crawler: Sendable {
                                        state: state, staging: staging, originals: originals, change: change,
                                        robotsAgent: robotsAgent)
             case 300...399:
-                unlink(temporaryPath)
+                SecureFileSystem.discard(temporaryPath: temporaryPath)
                 let target = response.redirectLocation ?? "(no Location header)"
                 await state.failed(item, .init(kind: .redirectOutOfScope, cause: "redirects to \(target), outside the scope"))
             case 404, 410:
                 guard let status = previous?.manifest.entry(forKey: item.url.string)?.status, (200...299).contains(status) else { fallthrough }
                 // Gone since the last snapshot: dropped from the new one, not a failure.
-                unlink(temporaryPath)
+                SecureFileSystem.discard(temporaryPath: temporaryPath)
                 await state.gone(item, status: response.status)
             default:
-                unlink(temporaryPath)
+                SecureFileSystem.discard(temporaryPath: temporaryPath)
                 await state.failed(item, .init(kind: .httpStatus(response.status), cause: "HTTP \(response.status)"))
             }
         } catch let error as HTTPError {
-            unlink(temporaryPath)
+            SecureFileSystem.discard(temporaryPath: temporaryPath)
             await state.failed(item, CrawlFailure(error))
             // A body that could not be written because the disk is full ends the run.
             if case .io(let path, let code) = error, code == ENOSPC || code == EDQUOT {
                 await state.abort(.diskFull(path: path))
             }
         } catch let error as StoreError {
-            unlink(temporaryPath)
+            SecureFileSystem.discard(temporaryPath: temporaryPath)
             await state.failed(item, CrawlFailure(error))
             if case .diskFull = error { await state.abort(error) }
         } catch {
-            unlink(temporaryPath)
+            SecureFileSystem.discard(temporaryPath: temporaryPath)
             await state.failed(item, .init(kind: .internal, cause: String(describing: error)))
         }
         return nil
@@ -515,29 +516,15 @@ public final class Crawler: Sendable {
             // snapshot that kept originals as files).
             let copied = try previous.originals.map { try originals.copy(sha, from: $0) } ?? false
             if !copied {
-                let raw = Self.rawPath(sha256: sha)
+                let raw = SecureFileSystem.rawPath(sha256: sha)
                 try directories.ensure("_mirror/raw", in: staging.fileSystem)
-                guard try Self.hardLink(previous.fileSystem.absolutePath(raw), staging.fileSystem.absolutePath(raw), path: raw)
-                else { return nil }
+                guard try staging.fileSystem.link(raw, from: previous.fileSystem) else { return nil }
             }
         } else {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: staging.fileSystem)
-            guard try Self.hardLink(previous.fileSystem.absolutePath(localPath), staging.fileSystem.absolutePath(localPath),
-                                    path: localPath)
-            else { return nil }
+            guard try staging.fileSystem.link(localPath, from: previous.fileSystem) else { return nil }
         }
         return LinkedKind(document: kind)
-    }
-
-    /// Links `source` to `destination` (EEXIST: the same bytes are there already). Returns false
-    /// when `source` does not exist.
-    static func hardLink(_ source: String, _ destination: String, path: String) throws(StoreError) -> Bool {
-        if link(source, destination) != 0, errno != EEXIST {
-            // Callers make the destination's folder first, so ENOENT names the source.
-            if errno == ENOENT { return false }
-            throw StoreError.from(errno: errno, operation: "link", path: path)
-        }
-        return true
     }
 
     /// Bodies up to this size are received in memory and written once, under their final name
@@ -561,10 +548,10 @@ public final class Crawler: Sendable {
         let type = DocumentType(mediaType: response.mediaType, path: finalURL.path)
         let downloaded = response.bodyFile != nil
         // Documents are parsed from the download before it moves (no second folder walk).
-        let analysis: Analysis
+        let analysis: DocumentPipeline.Analysis
         switch type {
         case .html where response.bodyBytes > job.limits.maxHTMLBytes, .other:
-            analysis = Analysis()
+            analysis = DocumentPipeline.Analysis()
         case .html, .css:
             let maxURLLength = job.limits.maxURLLength
             let cache = resolutions
@@ -573,11 +560,11 @@ public final class Crawler: Sendable {
                 // cooperative thread. The job reads the file itself, so a queued job holds a path,
                 // not the document.
                 analysis = try await ParsingPool.shared.run {
-                    try Self.analyse(try Self.readDownload(temporaryPath), type: type, contentType: contentType, url: finalURL,
+                    try DocumentPipeline.analyse(try SecureFileSystem.readFile(atPath: temporaryPath), type: type, contentType: contentType, url: finalURL,
                                      maxURLLength: maxURLLength, cache: cache)
                 }
             } else {
-                analysis = try Self.analyse(response.body, type: type, contentType: contentType, url: finalURL,
+                analysis = try DocumentPipeline.analyse(response.body, type: type, contentType: contentType, url: finalURL,
                                             maxURLLength: maxURLLength, cache: cache)
             }
         }
@@ -585,18 +572,14 @@ public final class Crawler: Sendable {
         let fileSystem = staging.fileSystem
         if downloaded {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: fileSystem)
-            // The staging folder is private (0700, made by this run, every folder created through
-            // SecureFileSystem), so a plain rename is as safe here as the confined adopt.
-            if rename(temporaryPath, fileSystem.absolutePath(localPath)) != 0 {
-                throw StoreError.from(errno: errno, operation: "rename", path: localPath)
-            }
+            try fileSystem.moveIn(temporaryPath, as: localPath)
         } else if kind != nil {
             // A document in memory is stored as its original only, in the pack; the rewrite
             // writes its file.
             try originals.append(response.body, sha256: response.sha256)
         } else {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: fileSystem)
-            try Self.writeNewFile(response.body, at: fileSystem.absolutePath(localPath), shownAs: localPath, replacing: true)
+            try fileSystem.createFile(response.body, at: localPath, replacing: true)
         }
         if recordOnly {
             await state.stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links, documentKind: kind,
@@ -606,108 +589,6 @@ public final class Crawler: Sendable {
         return await state.storedThenNext(item, finalURL: finalURL, localPath: localPath, response: response, links: links,
                                           documentKind: kind, change: change, rewrite: draft, originalOnly: !downloaded,
                                           robotsAgent: robotsAgent)
-    }
-
-    /// What parsing a fetched document gave: its links, its kind, and its prepared rewrite.
-    struct Analysis: Sendable {
-        var links: [DiscoveredLink] = []
-        var kind: CrawlState.DocumentKind?
-        var draft: DeferredRewrite.Draft?
-    }
-
-    /// Parses an HTML or CSS document and resolves its references (``discover``).
-    static func analyse(
-        _ bytes: [UInt8], type: DocumentType, contentType: String?, url: WebURL, maxURLLength: Int, cache: ResolutionCache
-    ) throws -> Analysis {
-        var analysis = Analysis()
-        switch type {
-        case .html:
-            analysis.kind = .html
-            let extraction = try HTMLExtractor.extract(bytes, contentType: contentType)
-            let base = baseURL(of: extraction, documentURL: url)
-            // A UTF-16 document's spans index its UTF-8 transcoding, not the stored bytes: it
-            // is parsed again when rewritten.
-            analysis.draft = extraction.isTranscoded ? nil : DeferredRewrite.Draft(charset: extraction.charset, length: bytes.count)
-            analysis.links = discover(extraction.references, base: base, maxURLLength: maxURLLength, draft: &analysis.draft,
-                                      cache: cache)
-        case .css:
-            analysis.kind = .css
-            analysis.draft = DeferredRewrite.Draft(charset: .utf8, length: bytes.count)
-            analysis.links = discover(CSSExtractor.extract(bytes), base: url, maxURLLength: maxURLLength, draft: &analysis.draft,
-                                      cache: cache)
-        case .other:
-            break
-        }
-        return analysis
-    }
-
-    /// Resolves a document's references once: the in-scope candidates to crawl, and (into
-    /// `draft`) what the rewrite will need.
-    static func discover(
-        _ references: [Reference], base: WebURL, maxURLLength: Int, draft: inout DeferredRewrite.Draft?,
-        cache: ResolutionCache? = nil
-    ) -> [DiscoveredLink] {
-        var links: [DiscoveredLink] = []
-        links.reserveCapacity(min(references.count, 1_024))
-        // Each URL is offered once per way it is referenced (a page links the same targets
-        // many times: navigation, anchors of one page), as a refresh offers the distinct URLs
-        // the manifest kept. The draft numbers each URL already: its number finds the link
-        // without hashing the URL again (by text only without a draft).
-        var linkOfNumber: [[Bool]] = [[], []]  // pages, requisites: offered, by draft number
-        var offered: [Set<WebURL>] = [[], []]
-        draft?.reserve(references.count)
-        let folder = cache.map { _ in ResolutionCache.Folder(of: base) }
-        for reference in references {
-            if reference.kind == .base {
-                if let span = reference.attributeSpan { draft?.delete(span) }
-                continue
-            }
-            let resolved = if let cache, let folder {
-                cache.resolve(reference.value, baseURL: base, folder: folder)
-            } else {
-                ResolutionCache.Resolution(LinkPlanner.target(of: reference.value, baseURL: base))
-            }
-            guard let resolved else { continue }
-            let number = draft?.add(reference, target: resolved.target, fragment: resolved.fragment)
-            if case .url(let bare, _) = resolved.target, bare.string.utf8.count <= maxURLLength {
-                // Requisite and page references to one URL stay apart (the scope treats them differently).
-                let kind = reference.isRequisite ? 1 : 0
-                let isNew: Bool
-                if let number {
-                    while linkOfNumber[kind].count <= number { linkOfNumber[kind].append(false) }
-                    isNew = !linkOfNumber[kind][number]
-                    linkOfNumber[kind][number] = true
-                } else {
-                    isNew = offered[kind].insert(bare).inserted
-                }
-                if isNew { links.append(DiscoveredLink(url: bare, isRequisite: reference.isRequisite)) }
-            }
-        }
-        return links
-    }
-
-    /// Reads a finished download (a regular file this run created; symbolic links refused).
-    static func readDownload(_ path: String) throws(StoreError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw StoreError.from(errno: errno, operation: "open", path: path) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw StoreError.from(errno: errno, operation: "fstat", path: path) }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 { if errno == EINTR { continue }; throw StoreError.from(errno: errno, operation: "read", path: path) }
-            if n == 0 { break }
-            offset += n
-        }
-        return Array(bytes.prefix(offset))
-    }
-
-    /// The URL that relative references resolve against: `<base href>` when present.
-    static func baseURL(of extraction: HTMLExtraction, documentURL: WebURL) -> WebURL {
-        if let base = extraction.base, let resolved = documentURL.resolve(base.value) { return resolved }
-        return documentURL
     }
 
     /// Writes the snapshot's manifest; returns the error instead of throwing it (it runs

@@ -38,8 +38,11 @@ enum NotMirroredPage {
             explanation = "It is beyond the crawl limits of this copy (<code>--depth</code>, <code>--max-pages</code>, <code>--max-bytes</code>)."
         case .failed(.robots, _):
             explanation = "The site's robots.txt disallows it, and the crawl honours robots.txt (<code>--ignore-robots</code> turns that off)."
-        case .failed(.httpStatus(let status), _), .gone(let status):
+        case .failed(.httpStatus(let status), _):
             explanation = "The origin answered HTTP \(status) (<code>http-\(status)</code>)."
+        case .gone(let status):
+            explanation = "The origin answered HTTP \(status) (<code>http-\(status)</code>): it was removed from the origin "
+                + "since the previous snapshot."
         case .failed(let kind, let cause):
             explanation = "The crawl could not fetch it (<code>" + htmlEscape(kind.name) + "</code>): " + htmlEscape(cause) + "."
         }

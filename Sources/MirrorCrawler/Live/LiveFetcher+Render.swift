@@ -27,7 +27,7 @@ extension LiveFetcher {
     func rendered(_ url: WebURL, response: HTTPResponse, temporaryPath: String) async -> HTTPResponse? {
         guard let rendering, rendering.rules.renders(url),
               DocumentType(mediaType: response.mediaType, path: url.path) == .html,
-              let body = try? Crawler.readDownload(temporaryPath) else { return nil }
+              let body = try? SecureFileSystem.readFile(atPath: temporaryPath) else { return nil }
         do {
             try await rendering.renderer.start()
         } catch {
@@ -42,8 +42,7 @@ extension LiveFetcher {
             return nil
         }
         do {
-            unlink(temporaryPath)
-            try Crawler.writeNewFile(inert, at: temporaryPath, shownAs: temporaryPath)
+            try SecureFileSystem.createFile(inert, atPath: temporaryPath, shownAs: temporaryPath, replacing: true)
         } catch {
             return nil
         }

@@ -139,12 +139,13 @@ public actor LiveFetcher {
             return .failed(reason: error.summary, staleCopy: stale)
         }
         let temporaryPath = fileSystem.absolutePath(temporary)
-        defer { unlink(temporaryPath) }
+        defer { SecureFileSystem.discard(temporaryPath: temporaryPath) }
         var request = HTTPRequest(
             url: url.string, headers: job.headers, destination: .file(temporaryPath),
             maxBodyBytes: job.limits.maxFileSize, maxDecompressionRatio: job.limits.maxDecompressionRatio,
             timeouts: job.limits.timeouts, userAgent: job.userAgent)
         request.syncFile = false
+        request.bodyFiles = fileSystem.downloads
         let scope = self.scope
         let result: FetchResult
         do {
@@ -174,6 +175,9 @@ public actor LiveFetcher {
         return localPath == requestedPath ? .stored : .moved(localPath: localPath)
     }
 
+    /// Stores a fetched document through the ``DocumentPipeline``, as a crawl does: analysed
+    /// once (its links given local paths, reserved when not yet mirrored, so the browser comes
+    /// back here for them), moved into the snapshot, and rewritten from its draft.
     private func save(
         response: HTTPResponse, url: WebURL, finalURL: WebURL, localPath: String, temporaryPath: String,
         fileSystem: SecureFileSystem
@@ -182,32 +186,38 @@ public actor LiveFetcher {
         let documentType = DocumentType(mediaType: response.mediaType, path: finalURL.path)
         var references: [String] = []
         var paths = currentPaths()
-        if documentType == .html || documentType == .css {
-            // Give every in-scope link of the new document a local path (reserved when not yet
-            // mirrored), exactly as a crawl would, so the browser comes back here for it.
-            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: temporaryPath)))
-            let links = try Self.links(of: bytes, type: documentType, contentType: contentType, url: finalURL)
-            for (link, isRequisite) in links {
-                references.append(link.string)
-                guard paths[link.string] == nil else { continue }
-                let decision = scope.classify(link, isRequisite: isRequisite, depth: 1)
+        var document: CrawlState.Document?
+        var table = URLTable()
+        if documentType != .other {
+            let bytes = try SecureFileSystem.readFile(atPath: temporaryPath)
+            let analysis = try DocumentPipeline.analyse(
+                bytes, type: documentType, contentType: contentType, url: finalURL, maxURLLength: job.limits.maxURLLength,
+                cache: ResolutionCache())
+            for link in analysis.links {
+                references.append(link.url.string)
+                guard paths[link.url.string] == nil else { continue }
+                let decision = scope.classify(link.url, isRequisite: link.isRequisite, depth: 1)
                 guard decision.isFetched || decision == .tooDeep else { continue }
-                let reserved = mapper.relativePath(for: link, contentType: isRequisite ? nil : "text/html")
+                let reserved = mapper.relativePath(for: link.url, contentType: link.isRequisite ? nil : "text/html")
                 guard urlByPath[reserved] == nil else { continue }
-                manifest.upsert(ManifestEntry(url: link, localPath: reserved, status: nil, error: "not mirrored: found in live mode"))
-                urlByPath[reserved] = link.string
-                paths[link.string] = reserved
+                manifest.upsert(ManifestEntry(url: link.url, localPath: reserved, status: nil, error: "not mirrored: found in live mode"))
+                urlByPath[reserved] = link.url.string
+                paths[link.url.string] = reserved
+            }
+            if let kind = analysis.kind {
+                var parsed = CrawlState.Document(url: finalURL, localPath: localPath, kind: kind, contentType: contentType,
+                                                 sha256: response.sha256)
+                parsed.deferred = analysis.draft.flatMap { DeferredRewrite($0, table: &table) }
+                document = parsed
             }
         }
         try fileSystem.adopt(temporaryPath: temporaryPath, as: localPath)
         paths[finalURL.string] = localPath
         paths[url.string] = localPath
-        if documentType == .html || documentType == .css {
-            let document = CrawlState.Document(
-                url: finalURL, localPath: localPath, kind: documentType == .html ? .html : .css,
-                contentType: contentType, sha256: response.sha256)
-            _ = try Crawler.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(), paths: paths,
-                                    replaceAtomically: true)
+        if let document {
+            let localPaths = table.strings.map { paths[$0] }
+            _ = try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(), paths: paths,
+                                             urls: (table, localPaths), replaceAtomically: true)
         }
         let entry = ManifestEntry(
             url: finalURL, localPath: localPath, status: response.status, contentType: contentType,
@@ -220,25 +230,6 @@ public actor LiveFetcher {
         urlByPath[localPath] = finalURL.string
         try manifest.save(to: fileSystem, at: "_mirror/manifest.tsv")
         freshness.record(localPath, fetchedAt: Date())
-    }
-
-    static func links(of bytes: [UInt8], type: DocumentType, contentType: String?, url: WebURL) throws -> [(WebURL, Bool)] {
-        var links: [(WebURL, Bool)] = []
-        switch type {
-        case .html:
-            let extraction = try HTMLExtractor.extract(bytes, contentType: contentType)
-            let base = Crawler.baseURL(of: extraction, documentURL: url)
-            for reference in extraction.references where reference.kind != .base {
-                if let link = base.resolve(reference.value)?.withoutFragment { links.append((link, reference.isRequisite)) }
-            }
-        case .css:
-            for reference in CSSExtractor.extract(bytes) {
-                if let link = url.resolve(reference.value)?.withoutFragment { links.append((link, true)) }
-            }
-        case .other:
-            break
-        }
-        return links
     }
 
     // MARK: Snapshot state

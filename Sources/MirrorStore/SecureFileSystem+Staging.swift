@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The file operations a crawl makes on a snapshot while it is staged: new files, hard links
+/// to the previous snapshot's files and to the originals, finished downloads moved in, and an
+/// atomic replacement for a snapshot that is being served.
+///
+/// A staging snapshot is private (0700, made by this run, every folder created through
+/// ``SecureFileSystem``), so these use plain paths below the root, as fast as the system calls
+/// themselves: nobody else can put a symbolic link in the way, and if the run dies the
+/// unpublished snapshot is discarded. Files are created 0600 and never through a symbolic link
+/// (`O_NOFOLLOW`). Callers make a file's folder first (``createDirectory(_:)``).
+extension SecureFileSystem {
+    /// The name under which a document streamed to a file keeps its original bytes, by SHA-256
+    /// (the other originals are in the ``OriginalsPack``).
+    public static func rawPath(sha256: String) -> String { "_mirror/raw/\(sha256)" }
+
+    /// Creates `relativePath`, which must not exist, with `bytes` (mode 0600). On failure the
+    /// partial file is removed.
+    /// - Parameter replacing: a file already there is replaced (unlinked first).
+    /// - Throws: ``StoreError/io(operation:path:errno:)`` (`EEXIST` when the file exists and
+    ///   `replacing` is false) or ``StoreError/diskFull(path:)``.
+    public func createFile(_ bytes: [UInt8], at relativePath: String, replacing: Bool = false) throws(StoreError) {
+        try Self.createFile(bytes, atPath: absolutePath(relativePath), shownAs: relativePath, replacing: replacing)
+    }
+
+    /// Writes `bytes` under a temporary name beside `relativePath`, then renames it over the
+    /// file, so that a reader (a `serve` of this snapshot) never finds the name missing.
+    public func replaceFile(_ bytes: [UInt8], at relativePath: String) throws(StoreError) {
+        let target = absolutePath(relativePath)
+        let temporary = target + ".rewrite:" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        try Self.createFile(bytes, atPath: temporary, shownAs: relativePath, replacing: false)
+        if rename(temporary, target) != 0 {
+            let code = errno
+            unlink(temporary)
+            throw StoreError.from(errno: code, operation: "rename", path: relativePath)
+        }
+    }
+
+    /// Gives the file at `relativePath` a second name, `newName` (both below this root).
+    /// - Returns: false when `relativePath` does not exist; true when linked, or when a file of
+    ///   that name is there already (the same bytes, by the callers' naming).
+    public func link(_ relativePath: String, as newName: String) throws(StoreError) -> Bool {
+        try Self.link(absolutePath(relativePath), absolutePath(newName), shownAs: newName)
+    }
+
+    /// Links a file of another snapshot (the previous one: an unchanged file costs no copy)
+    /// into this one under the same relative path.
+    /// - Returns: false when the other snapshot has no such file.
+    public func link(_ relativePath: String, from other: SecureFileSystem) throws(StoreError) -> Bool {
+        try Self.link(other.absolutePath(relativePath), absolutePath(relativePath), shownAs: relativePath)
+    }
+
+    /// Moves a finished download (a temporary file below this root, on the same file system)
+    /// to `relativePath`, replacing a file there.
+    public func moveIn(_ temporaryPath: String, as relativePath: String) throws(StoreError) {
+        if rename(temporaryPath, absolutePath(relativePath)) != 0 {
+            throw StoreError.from(errno: errno, operation: "rename", path: relativePath)
+        }
+    }
+
+    /// Removes the file at `relativePath`; a missing file is not an error.
+    public func unlinkFile(_ relativePath: String) throws(StoreError) {
+        if unlink(absolutePath(relativePath)) != 0, errno != ENOENT {
+            throw StoreError.from(errno: errno, operation: "unlink", path: relativePath)
+        }
+    }
+
+    /// Removes a temporary file (a download that will not be kept); errors are ignored, as the
+    /// whole temporary folder goes with the staging snapshot.
+    public static func discard(temporaryPath: String) {
+        guard !temporaryPath.isEmpty else { return }
+        unlink(temporaryPath)
+    }
+
+    /// Reads a whole regular file this run created (a finished download; symbolic links refused).
+    public static func readFile(atPath path: String) throws(StoreError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw StoreError.from(errno: errno, operation: "open", path: path) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw StoreError.from(errno: errno, operation: "fstat", path: path) }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 { if errno == EINTR { continue }; throw StoreError.from(errno: errno, operation: "read", path: path) }
+            if n == 0 { break }
+            offset += n
+        }
+        return Array(bytes.prefix(offset))
+    }
+
+    /// Creates `path` (which must not exist; no symbolic link followed) with `bytes`, mode 0600;
+    /// the partial file is removed on failure. `name` is the path errors show.
+    public static func createFile(_ bytes: [UInt8], atPath path: String, shownAs name: String, replacing: Bool = false) throws(StoreError) {
+        var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if descriptor < 0, errno == EEXIST {
+            if replacing, unlink(path) == 0 || errno == ENOENT {
+                descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            }
+        }
+        guard descriptor >= 0 else { throw StoreError.from(errno: errno, operation: "open", path: name) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(descriptor)
+                unlink(path)
+                throw StoreError.from(errno: code, operation: "write", path: name)
+            }
+            offset += n
+        }
+        if close(descriptor) != 0 {
+            let code = errno
+            unlink(path)
+            throw StoreError.from(errno: code, operation: "close", path: name)
+        }
+    }
+
+    private static func link(_ source: String, _ destination: String, shownAs name: String) throws(StoreError) -> Bool {
+        if Glibc.link(source, destination) != 0, errno != EEXIST {
+            // Callers make the destination's folder first, so ENOENT names the source.
+            if errno == ENOENT { return false }
+            throw StoreError.from(errno: errno, operation: "link", path: name)
+        }
+        return true
+    }
+}
