@@ -62,8 +62,11 @@ import Testing
 
     @Test func failsOnAnUnwritableFolder() {
         let history = RunHistory(siteDirectory: "/nonexistent-mtls-mirror-dir")
-        #expect(throws: RunHistoryError.io(operation: "open", path: "/nonexistent-mtls-mirror-dir/history.jsonl", errno: ENOENT)) {
+        #expect {
             try history.append(record(1))
+        } throws: { error in
+            guard case RunHistoryError.io(_, let path, let code) = error else { return false }
+            return path == "/nonexistent-mtls-mirror-dir/history.jsonl" && code == ENOENT
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCore
+import MirrorStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,10 +10,10 @@ import Darwin
 /// The log of a site's refresh runs: `<site>/history.jsonl`, one JSON ``RunRecord`` a line,
 /// mode 0600, oldest first.
 ///
-/// Appends are one `write(2)` of a whole line with `O_APPEND`. The file is bounded: when it
-/// holds more than ``maximumRecords`` lines, the newest ``maximumRecords`` are written to a
-/// temporary file that is renamed over it, so a reader sees the old or the new file, never a
-/// half one. Write only while holding the site's lock (`SiteLock`); reading needs no lock.
+/// The store writes the file (``MirrorStore/SecureFileSystem``): appends are one `write(2)` of
+/// a whole line with `O_APPEND`. The file is bounded: when it holds more than
+/// ``maximumRecords`` lines, the newest ``maximumRecords`` are written atomically over it
+/// (temporary file, `fsync`, rename), so a reader sees the old or the new file, never a half one. Write only while holding the site's lock (`SiteLock`); reading needs no lock.
 /// A line that cannot be decoded (a run killed mid-write on a full disk) is skipped.
 public struct RunHistory: Sendable {
     /// The history file's name inside the site folder.
@@ -36,19 +37,21 @@ public struct RunHistory: Sendable {
     /// - Parameter record: the run.
     /// - Throws: ``RunHistoryError/encoding(path:)``, ``RunHistoryError/io(operation:path:errno:)``.
     public func append(_ record: RunRecord) throws(RunHistoryError) {
-        var line = try encode(record)
-        line.append(0x0A)
-        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .io(operation: "open", path: path, errno: errno) }
-        defer { close(descriptor) }
-        guard fchmod(descriptor, 0o600) == 0 else { throw .io(operation: "fchmod", path: path, errno: errno) }
-        // A run killed mid-write can leave a last line without its newline; end it first so the
-        // new record stays a line of its own.
-        if endsInTornLine(descriptor) { line.insert(0x0A, at: 0) }
-        try writeAll(descriptor, line)
-        let lines = readLines()
-        if lines.count > maximumRecords {
-            try rewrite(Array(lines.suffix(maximumRecords)))
+        let line = try encode(record)
+        do throws(StoreError) {
+            let folder = try SecureFileSystem(root: String(path.dropLast(Self.fileName.count + 1)), create: false)
+            try folder.appendLine(line, to: Self.fileName)
+            let lines = readLines()
+            if lines.count > maximumRecords {
+                var bytes: [UInt8] = []
+                for kept in lines.suffix(maximumRecords) {
+                    bytes += kept
+                    bytes.append(0x0A)
+                }
+                try folder.write(bytes, to: Self.fileName)
+            }
+        } catch {
+            throw RunHistoryError(error, path: path)
         }
     }
 
@@ -88,39 +91,6 @@ public struct RunHistory: Sendable {
         return [UInt8](data).split(separator: 0x0A, omittingEmptySubsequences: true)
     }
 
-    private func rewrite(_ lines: [ArraySlice<UInt8>]) throws(RunHistoryError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .io(operation: "open", path: temporary, errno: errno) }
-        var bytes: [UInt8] = []
-        for line in lines {
-            bytes += line
-            bytes.append(0x0A)
-        }
-        do throws(RunHistoryError) {
-            try writeAll(descriptor, bytes)
-            guard fsync(descriptor) == 0 else { throw RunHistoryError.io(operation: "fsync", path: temporary, errno: errno) }
-        } catch {
-            close(descriptor)
-            unlink(temporary)
-            throw error
-        }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw .io(operation: "rename", path: path, errno: code)
-        }
-    }
-
-    private func endsInTornLine(_ descriptor: Int32) -> Bool {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_size > 0 else { return false }
-        var last: UInt8 = 0
-        let count = pread(descriptor, &last, 1, off_t(info.st_size - 1))
-        return count == 1 && last != 0x0A
-    }
-
     /// ISO 8601 UTC with milliseconds: `2027-01-15T08:00:42.500Z`.
     static func formatDate(_ date: Date) -> String {
         UTCTime.iso8601(date, milliseconds: true)
@@ -129,20 +99,5 @@ public struct RunHistory: Sendable {
     /// Parses ISO 8601 with or without fractional seconds.
     static func parseDate(_ text: String) -> Date? {
         UTCTime.parseISO8601(text)
-    }
-
-    private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(RunHistoryError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return write(descriptor, base + offset, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .io(operation: "write", path: path, errno: errno)
-            }
-            offset += written
-        }
     }
 }

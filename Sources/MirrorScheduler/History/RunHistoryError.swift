@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCore
+import MirrorStore
 
 /// Why the run history could not be written.
 public enum RunHistoryError: DiagnosableError, Equatable {
@@ -7,6 +8,18 @@ public enum RunHistoryError: DiagnosableError, Equatable {
     case io(operation: String, path: String, errno: Int32)
     /// A record could not be encoded as JSON.
     case encoding(path: String)
+
+    /// The store's failure on the history file, with its errno.
+    init(_ error: StoreError, path: String) {
+        switch error {
+        case .io(let operation, _, let code): self = .io(operation: operation, path: path, errno: code)
+        case .diskFull: self = .io(operation: "write", path: path, errno: ENOSPC)
+        case .symlinkRefused: self = .io(operation: "open", path: path, errno: ELOOP)
+        case .notADirectory: self = .io(operation: "open", path: path, errno: ENOTDIR)
+        case .unsafePath: self = .io(operation: "open", path: path, errno: EINVAL)
+        case .manifestCorrupt, .writerFinished: self = .io(operation: "write", path: path, errno: EIO)
+        }
+    }
 
     public var category: ErrorCategory {
         switch self {
