@@ -69,6 +69,13 @@ extension SecureFileSystem {
         }
     }
 
+    /// Removes the folder at `relativePath` if it is empty; returns whether it was removed (a
+    /// folder with files in it stays).
+    @discardableResult
+    public func removeEmptyDirectory(_ relativePath: String) -> Bool {
+        rmdir(absolutePath(relativePath)) == 0
+    }
+
     /// Removes a temporary file (a download that will not be kept); errors are ignored, as the
     /// whole temporary folder goes with the staging snapshot.
     public static func discard(temporaryPath: String) {

@@ -18,11 +18,11 @@ public final class Crawler: Sendable {
     let security: SecurityPolicy
     let client: HTTPClient
     let logger: Logger
-    private let progress: CrawlProgress?
+    let progress: CrawlProgress?
     /// Asks the crawl to stop early (a first signal); nil when nothing can.
     private let control: RunControl?
     let scope: CrawlScope
-    private let mapper: PathMapper
+    let mapper: PathMapper
     /// Folders already created in the snapshot being built (saves a walk per linked file).
     let directories = CreatedDirectories()
     /// What references resolved to, shared by the documents of one folder.
@@ -64,189 +64,36 @@ public final class Crawler: Sendable {
 
     /// Runs the crawl and publishes the snapshot.
     ///
+    /// Three phases: fetch (``fetchPhase(_:)``: the browser, robots.txt, sitemaps, the crawl),
+    /// assemble (``assemble(_:fetched:)``: the previous copy of what was not reached, the
+    /// placeholders, the rewrite, the manifest), then the report and the publication. Whatever
+    /// fails on the way, the staging snapshot is discarded in one place, here.
+    ///
     /// - Returns: the report. A crawl in which some URLs failed still publishes (the report
     ///   lists them); a crawl whose start URLs all failed does not.
     /// - Throws: ``CrawlError`` when the site folder cannot be written, when every start URL
     ///   failed (with the first failure's cause), or when cancelled.
     public func run() async throws(CrawlError) -> CrawlReport {
-        let started = Date()
-        let store: SnapshotStore
-        let staging: StagingSnapshot
-        let originals: OriginalsPack
-        do {
-            store = try SnapshotStore(siteDirectory: job.siteDirectory)
-            staging = try store.begin(now: started)
-            try staging.fileSystem.createDirectory("_mirror/tmp")
-            originals = try OriginalsPack.create(in: staging.fileSystem)
+        let run = try RunFiles(job: job, started: Date())
+        do throws(CrawlError) {
+            let fetched = try await fetchPhase(run)
+            let assembled = try await assemble(run, fetched: fetched)
+            let report = await makeReport(run, fetched: fetched, assembled: assembled)
+            try publish(report, run: run)
+            progress?.finish()
+            // Everything the run knew (each URL, manifest entry and document, the resolution
+            // cache) is freed on a thread of its own: tens of thousands of objects take
+            // milliseconds to free, which the caller should not wait for (a one-shot `mirror`
+            // exits right after). The box holds the only references, so the thread that
+            // empties it frees them.
+            let leftovers = Leftovers()
+            leftovers.value = (consume fetched, consume assembled, resolutions.removeAll())
+            Thread.detachNewThread { leftovers.value = nil }
+            return report
         } catch {
-            throw .store(error)
-        }
-        let previous = job.incremental ? PreviousSnapshot.load(from: store) : nil
-        var frontier = Frontier(scope: scope, limits: FrontierLimits(
-            maxPages: job.limits.maxPages, maxBytes: job.limits.maxBytes, maxURLLength: job.limits.maxURLLength,
-            traps: job.traps))
-        frontier.seed(job.startURLs)
-        // What the last run left stale is revalidated before anything else.
-        if let previous { frontier.seedFirst(previous.staleItems(in: scope)) }
-        let state = CrawlState(frontier: frontier)
-        // The browser first: without it, render mode fetches nothing at all.
-        do {
-            try await startRendering(state: state, staging: staging, originals: originals, previous: previous)
-        } catch {
-            if let rendering { await Self.offPool { rendering.renderer.shutdown() } }
-            removeQuietly(staging.fileSystem.root)
+            run.staging.discard()
             throw error
         }
-        if job.respectRobots { await loadRobots(into: state, staging: staging, previous: previous) }
-        let sitemapWarnings = (job.sitemaps.enabled ? await seedFromSitemaps(state: state) : []) + (await applyCrawlDelays(state: state))
-
-        await crawl(state: state, staging: staging, originals: originals, previous: previous, started: started)
-        let rendered = await finishRendering(staging: staging)
-        var phaseStart = Date()
-        logger.debug("\(job.name): crawl phase \(Self.seconds(since: started))")
-        if let fatal = await state.fatal {
-            removeQuietly(staging.fileSystem.root)
-            throw .store(fatal)
-        }
-        let halted = await state.haltReason
-        if Task.isCancelled || (halted == .interrupted && previous == nil && !job.publishPartial) {
-            removeQuietly(staging.fileSystem.root)
-            throw .cancelled
-        }
-        // A run that stopped early keeps the previous copy of what it did not reach.
-        var carried = 0
-        if halted != nil, let previous {
-            do {
-                carried = try await carryOver(from: previous, state: state, staging: staging, originals: originals)
-            } catch {
-                removeQuietly(staging.fileSystem.root)
-                throw .store(error)
-            }
-        }
-        do {
-            try originals.writeIndex(to: staging.fileSystem)
-        } catch {
-            removeQuietly(staging.fileSystem.root)
-            throw .store(error)
-        }
-        // The downloads are final: write them out while the links are rewritten.
-        staging.beginFlush()
-        directories.removeEmpty(in: staging.fileSystem)
-        var paths = await state.localPaths()
-        let startFailures = await startURLFailures(state: state, paths: paths)
-        if startFailures.count == job.startURLs.count, let first = startFailures.first {
-            removeQuietly(staging.fileSystem.root)
-            throw .startFailed(url: first.url, failure: first.failure)
-        }
-        let stored = paths
-        let reserved = await state.reservePaths(mapper: mapper, taken: { Set(stored.values) })
-        paths.merge(reserved.mapValues(\.path)) { existing, _ in existing }
-        progress?.phase("rewriting links")
-        // Placeholders go to paths no stored file has: written beside the rewrite.
-        async let placeholders = Result { () throws(StoreError) in
-            try writePlaceholders(for: reserved, in: staging.fileSystem, date: started)
-        }
-        // The manifest is final now: it is written while the documents are rewritten.
-        let manifest = await state.manifest
-        async let manifestSaved = Self.save(manifest, to: staging.fileSystem)
-        let (rewritten, rewriteFailures) = await rewriteDocuments(
-            state: state, staging: staging, originals: originals, paths: paths, previous: previous)
-        let manifestError = await manifestSaved
-        var warnings: [String] = job.warnings + sitemapWarnings + (await politenessNotes())
-        switch await placeholders {
-        case .success(let (failed, first)):
-            // A placeholder only explains a missing page: the snapshot is complete without it.
-            if let first {
-                warnings.append("\(failed) page(s) explaining why a linked URL is not mirrored could not be written, e.g. \(first.summary)")
-            }
-        case .failure(let error):
-            removeQuietly(staging.fileSystem.root)
-            throw .store(error)
-        }
-        logger.debug("\(job.name): rewrite phase \(Self.seconds(since: phaseStart)) (\(rewritten) documents)")
-        phaseStart = Date()
-        if let full = rewriteFailures.first(where: { if case .diskFull = $0.error { true } else { false } }) {
-            // A half-rewritten copy would link to the origin: publish nothing.
-            removeQuietly(staging.fileSystem.root)
-            throw .store(full.error)
-        }
-        if let first = rewriteFailures.first {
-            warnings.append("\(rewriteFailures.count) document(s) could not be rewritten and keep their original links, e.g. \(first.path): \(first.error.summary)")
-        }
-        do throws(StoreError) {
-            if let manifestError { throw manifestError }
-            try writeRootIndex(staging: staging, paths: paths)
-            rmdir(staging.fileSystem.absolutePath("_mirror/tmp"))
-        } catch {
-            removeQuietly(staging.fileSystem.root)
-            throw .store(error)
-        }
-        let finished = Date()
-        let failures = await state.failures + (rendered?.failures ?? [])
-        var byKind: [String: Int] = [:]
-        for failure in failures { byKind[failure.kind, default: 0] += 1 }
-        let finishReason = await state.finishReason ?? .exhausted
-        let unfetched = finishReason.isEarly ? await state.unfetched.map(\.url.string).sorted() : []
-        switch finishReason {
-        case .exhausted: break
-        case .pageLimit: warnings.append("stopped early: the page limit (--max-pages) was reached")
-        case .byteLimit: warnings.append("stopped early: the byte limit (--max-bytes) was reached")
-        case .cancelled: warnings.append("stopped early: cancelled")
-        case .runTimeLimit, .interrupted:
-            let why = finishReason == .runTimeLimit ? "the run-time budget (--max-run-time) ran out" : "the run was interrupted"
-            warnings.append("stopped early: \(why); \(unfetched.count) URL(s) not fetched"
-                            + (carried > 0 ? ", \(carried) kept from the previous snapshot unrevalidated (stale)" : ""))
-        }
-        let held = await state.heldBackUnfetched()
-        var heldByRule: [String: Int] = [:]
-        for entry in held { heldByRule[entry.held.rule.rawValue, default: 0] += 1 }
-        var report = CrawlReport(
-            site: job.name, startURLs: job.startURLs.map(\.string), snapshot: staging.id,
-            startedAt: started, finishedAt: finished, durationSeconds: finished.timeIntervalSince(started),
-            finishReason: String(describing: finishReason),
-            fetched: await state.pages + state.requisites, pages: await state.pages, requisites: await state.requisites,
-            failed: failures.count, bytes: await state.bytes,
-            added: await state.changes[.added] ?? 0, changed: await state.changes[.changed] ?? 0,
-            unchanged: await state.changes[.unchanged] ?? 0,
-            removed: previous.map { $0.removedCount(comparedWith: manifest) } ?? 0,
-            previousSnapshot: previous?.id, rewrittenDocuments: rewritten,
-            errorsByKind: byKind, errors: failures, outOfScope: await state.outOfScopeList,
-            outOfScopeCount: await state.outOfScopeCount, warnings: warnings,
-            heldBack: held.prefix(CrawlReport.listLimit).map {
-                CrawlReport.HeldBack(url: $0.url, rule: $0.held.rule.rawValue, detail: $0.held.detail, referrer: $0.held.referrer)
-            },
-            heldBackCount: held.count, heldBackByRule: heldByRule,
-            notFetched: Array(unfetched.prefix(CrawlReport.listLimit)), notFetchedCount: unfetched.count, stale: carried,
-            trapPeaks: await state.trapPeaks)
-        report.proxy = client.proxySummary
-        report.render = rendered?.summary
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
-            try staging.fileSystem.write(Array(try encoder.encode(report)), to: "_mirror/report.json")
-            logger.debug("\(job.name): manifest and report \(Self.seconds(since: phaseStart))")
-            phaseStart = Date()
-            try store.publish(staging)
-            logger.debug("\(job.name): publish (sync and rename) \(Self.seconds(since: phaseStart))")
-        } catch let error as StoreError {
-            removeQuietly(staging.fileSystem.root)
-            throw .store(error)
-        } catch {
-            removeQuietly(staging.fileSystem.root)
-            throw .store(.io(operation: "encode report", path: "_mirror/report.json", errno: 0))
-        }
-        progress?.finish()
-        // Everything the run knew (each URL, manifest entry and document, the resolution cache)
-        // is freed on a thread of its own: tens of thousands of objects take milliseconds to
-        // free, which the caller should not wait for (a one-shot `mirror` exits right after).
-        // The box holds the only references (the locals are consumed into it), so the thread
-        // that empties it frees them.
-        let leftovers = Leftovers()
-        leftovers.value = (consume state, consume manifest, consume paths, consume stored, consume reserved,
-                           resolutions.removeAll())
-        Thread.detachNewThread { leftovers.value = nil }
-        return report
     }
 
     /// What a finished run leaves to free (see the end of ``run()``).
@@ -264,7 +111,7 @@ public final class Crawler: Sendable {
     /// caller asks (``RunControl``): the frontier is halted (no new fetch), and after the grace
     /// period the transfers still in flight are cancelled (the workers, not the run: what was
     /// fetched is still published).
-    private func crawl(
+    func crawl(
         state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, previous: PreviousSnapshot?, started: Date
     ) async {
         let workers = max(1, job.jobs)
@@ -318,7 +165,7 @@ public final class Crawler: Sendable {
     /// Fetches robots.txt of every start origin, conditionally when the previous snapshot
     /// kept it (``StoredRobots``): a `304` reuses the stored body. The files are kept in the new
     /// snapshot for the next run.
-    private func loadRobots(into state: CrawlState, staging: StagingSnapshot, previous: PreviousSnapshot?) async {
+    func loadRobots(into state: CrawlState, staging: StagingSnapshot, previous: PreviousSnapshot?) async {
         var origins: [String: WebURL] = [:]
         for url in job.startURLs { origins[url.origin] = url }
         let known = previous.map { StoredRobots.load(from: $0.fileSystem) } ?? StoredRobots()
@@ -593,7 +440,7 @@ public final class Crawler: Sendable {
 
     /// Writes the snapshot's manifest; returns the error instead of throwing it (it runs
     /// beside the rewrite, whose failures decide first).
-    private static func save(_ manifest: Manifest, to fileSystem: SecureFileSystem) -> StoreError? {
+    static func save(_ manifest: Manifest, to fileSystem: SecureFileSystem) -> StoreError? {
         do {
             try manifest.save(to: fileSystem, at: "_mirror/manifest.tsv")
             return nil
@@ -603,11 +450,11 @@ public final class Crawler: Sendable {
     }
 
     /// "0.123 s": for phase timings in debug lines.
-    private static func seconds(since start: Date) -> String {
+    static func seconds(since start: Date) -> String {
         NumberText.fixed(Date().timeIntervalSince(start), fractionDigits: 3) + " s"
     }
 
-    private func startURLFailures(state: CrawlState, paths: [String: String]) async -> [(url: String, failure: CrawlFailure)] {
+    func startURLFailures(state: CrawlState, paths: [String: String]) async -> [(url: String, failure: CrawlFailure)] {
         let failures = await state.failedByURL
         return job.startURLs.compactMap { url in
             guard paths[url.string] == nil, let failure = failures[url.string] else { return nil }
@@ -615,7 +462,4 @@ public final class Crawler: Sendable {
         }
     }
 
-    private func removeQuietly(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
-    }
 }

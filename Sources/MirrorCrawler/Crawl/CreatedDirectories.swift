@@ -28,7 +28,7 @@ final class CreatedDirectories: @unchecked Sendable {
         lock.lock()
         let folders = known.filter { !$0.isEmpty }.sorted { $0.utf8.count > $1.utf8.count }
         lock.unlock()
-        for folder in folders where rmdir(fileSystem.absolutePath(folder)) == 0 {
+        for folder in folders where fileSystem.removeEmptyDirectory(folder) {
             lock.lock()
             known.remove(folder)
             lock.unlock()

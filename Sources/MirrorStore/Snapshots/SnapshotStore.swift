@@ -134,6 +134,13 @@ public struct StagingSnapshot: Sendable {
 }
 
 extension StagingSnapshot {
+    /// Removes the whole unpublished snapshot (a run that failed or was cancelled); the
+    /// current snapshot is untouched. Errors are ignored: a leftover staging folder is removed
+    /// by the next run's maintenance.
+    public func discard() {
+        try? FileManager.default.removeItem(atPath: fileSystem.root)
+    }
+
     /// Starts writing the snapshot's files out in the background (syncfs(2) on a thread of its
     /// own) while the run goes on, so that the flush in ``SnapshotStore/publish(_:)`` has less
     /// left to wait for. Nothing is reported here: `publish` syncs again and reports failures.
