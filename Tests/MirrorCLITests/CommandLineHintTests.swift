@@ -2,6 +2,8 @@ import Glibc
 import MirrorCore
 import MirrorCrawler
 import MirrorHTTP
+import MirrorScheduler
+import MirrorServer
 import MirrorTLS
 import Testing
 @testable import MirrorCLI
@@ -55,6 +57,16 @@ import Testing
         let status = CrawlError.startFailed(url: "https://a.example/", failure: .init(kind: .httpStatus(503), cause: "HTTP 503"))
         #expect(status.category == .http)
         #expect(CommandLineHint.hint(for: status).contains("mtls-mirror fetch"))
+    }
+
+    @Test func serverAndScheduleHintsNameTheirFlagsOnlyOnTheCommandLine() {
+        let remote = ServerError.remoteBindRefused(address: "0.0.0.0", reason: "no token")
+        #expect(!remote.hint.contains("--"))
+        #expect(CommandLineHint.hint(for: remote).contains("--allow-remote"))
+        let cron = UnitFileError.cronCannotExpress(site: "s", every: 7 * 60)
+        #expect(!cron.hint.contains("--"))
+        #expect(CommandLineHint.hint(for: cron).contains("--print-systemd"))
+        #expect(CommandLineHint.hint(for: UnitFileError.noInterval(site: "s")).contains("--site"))
     }
 
     @Test func aFullDiskIsKnownByItsErrno() {

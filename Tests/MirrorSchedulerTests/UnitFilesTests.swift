@@ -126,7 +126,7 @@ import Testing
     @Test func cronErrorExplainsTheAlternative() {
         let error = UnitFileError.cronCannotExpress(site: "intranet", every: 5 * 3600)
         #expect(error.summary.contains("refresh.every 5h of site intranet cannot be a crontab line"))
-        #expect(error.hint.contains("--print-systemd"))
+        #expect(error.hint.contains("systemd timer") && !error.hint.contains("--"))
         #expect(error.hint.contains("mtls-mirror schedule"))
     }
 

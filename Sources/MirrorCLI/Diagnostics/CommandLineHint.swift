@@ -1,6 +1,8 @@
 import MirrorCore
 import MirrorCrawler
 import MirrorHTTP
+import MirrorScheduler
+import MirrorServer
 import MirrorTLS
 
 /// The hints of the command line. The library's errors say what to change in words that fit
@@ -17,6 +19,11 @@ enum CommandLineHint {
         case let error as TokenError: hint(for: error)
         case let error as ProxyError: hint(for: error)
         case let error as CrawlError: hint(for: error)
+        case ServerError.remoteBindRefused: "serve on 127.0.0.1, or pass --allow-remote together with an access token"
+        case UnitFileError.cronCannotExpress:
+            "use --print-systemd (a timer takes any interval), run `mtls-mirror schedule` in the foreground, or pick an interval such as 15m, 1h, 6h or 24h"
+        case UnitFileError.noInterval:
+            "set sites[].refresh.every in config.json (e.g. \"6h\"), or leave the site out with --site"
         default: error.hint
         }
     }

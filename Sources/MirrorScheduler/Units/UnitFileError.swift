@@ -22,9 +22,9 @@ public enum UnitFileError: DiagnosableError, Equatable {
     public var hint: String {
         switch self {
         case .cronCannotExpress:
-            return "use --print-systemd (a timer takes any interval), run `mtls-mirror schedule` in the foreground, or pick an interval such as 15m, 1h, 6h or 24h"
+            return "use a systemd timer (it takes any interval), run `mtls-mirror schedule` in the foreground, or pick an interval such as 15m, 1h, 6h or 24h"
         case .noInterval:
-            return "set sites[].refresh.every in config.json (e.g. \"6h\"), or leave the site out with --site"
+            return "set sites[].refresh.every in config.json (e.g. \"6h\"), or leave the site out"
         }
     }
 }

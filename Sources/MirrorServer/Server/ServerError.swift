@@ -48,7 +48,7 @@ public enum ServerError: DiagnosableError, Equatable {
 
     public var hint: String {
         switch self {
-        case .remoteBindRefused: "serve on 127.0.0.1, or pass --allow-remote together with an access token"
+        case .remoteBindRefused: "serve on 127.0.0.1, or allow remote clients explicitly, with an access token"
         case .invalidAddress: "use a numeric address such as 127.0.0.1 or ::1"
         case .socketFailed(let operation, _, let code) where operation == "bind" && code == EADDRINUSE: "choose another port"
         case .socketFailed: ""
