@@ -73,7 +73,7 @@ error_log $work/logs/error.log warn;
 events { worker_connections 1024; }
 http {
     types { text/html html; text/css css; application/javascript js mjs; application/json json; image/svg+xml svg; font/woff2 woff2; }
-    log_format bench '\$server_port \$status "\$request" "\$ssl_client_s_dn"';
+    log_format bench '\$server_port \$status "\$request" "\$ssl_client_s_dn" \$msec';
     access_log $work/logs/access.log bench;
     keepalive_requests 100000;
     client_body_temp_path $work/tmp-body; proxy_temp_path $work/tmp-proxy;
