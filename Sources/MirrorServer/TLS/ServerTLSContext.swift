@@ -32,8 +32,11 @@ final class ServerTLSContext {
         }
         if let reason = Self.unreadable(key) { throw .privateKeyUnreadable(path: key, reason: reason) }
         guard SSL_CTX_use_PrivateKey_file(context, key, SSL_FILETYPE_PEM) == 1 else {
+            // The key of another certificate: X509_R_KEY_VALUES_MISMATCH, told by its code.
+            let code = ERR_peek_last_error()
+            let mismatch = ERR_GET_LIB(code) == ERR_LIB_X509 && ERR_GET_REASON(code) == X509_R_KEY_VALUES_MISMATCH
             let reason = drainOpenSSLErrors()
-            if reason.contains("mismatch") { throw .keyMismatch(certificate: certificate, key: key) }
+            if mismatch { throw .keyMismatch(certificate: certificate, key: key) }
             throw .privateKeyUnreadable(path: key, reason: reason)
         }
         guard SSL_CTX_check_private_key(context) == 1 else {
