@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,40 +47,8 @@ enum ChildProcess {
         }
     }
 
-    private struct SpawnFailure: Error { let code: Int32 }
-
-    private static func spawn(executable: String, arguments: [String]) -> Result<pid_t, SpawnFailure> {
-        var attributes = posix_spawnattr_t()
-        guard posix_spawnattr_init(&attributes) == 0 else { return .failure(SpawnFailure(code: ENOMEM)) }
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        var actions = posix_spawn_file_actions_t()
-        guard posix_spawn_file_actions_init(&actions) == 0 else { return .failure(SpawnFailure(code: ENOMEM)) }
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-
-        let argv = ([executable] + arguments).map { strdup($0) }
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") }
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let result = (argv + [nil]).withUnsafeBufferPointer { argvBuffer -> Int32 in
-            (envp + [nil]).withUnsafeBufferPointer { envpBuffer -> Int32 in
-                guard let argvBase = argvBuffer.baseAddress, let envpBase = envpBuffer.baseAddress else { return EINVAL }
-                return posix_spawn(&pid, executable, &actions, &attributes, argvBase, envpBase)
-            }
-        }
-        return result == 0 ? .success(pid) : .failure(SpawnFailure(code: result))
+    private static func spawn(executable: String, arguments: [String]) -> Result<pid_t, ChildSpawn.Failure> {
+        ChildSpawn.spawn(executable, argv: [executable] + arguments,
+                         environment: ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" })
     }
 }

@@ -1,5 +1,6 @@
 import CMirrorShims
 import Foundation
+import MirrorCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,50 +55,22 @@ final class BrowserProcess: @unchecked Sendable {
             profile.remove()
             throw .launchFailed(executable: launch.executable, errno: code)
         }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, profile.standardErrorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, toBrowser.read, 3)
-        posix_spawn_file_actions_adddup2(&actions, fromBrowser.write, 4)
-        _ = CMirrorShims_posix_spawn_file_actions_addclosefrom(&actions, 5)
-
-        let argv = arguments.map { strdup($0) }
-        let envp = BrowserLaunch.environment(profile: profile).map { strdup($0) }
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let result = (argv + [nil]).withUnsafeBufferPointer { argvBuffer -> Int32 in
-            (envp + [nil]).withUnsafeBufferPointer { envpBuffer -> Int32 in
-                guard let argvBase = argvBuffer.baseAddress, let envpBase = envpBuffer.baseAddress else { return EINVAL }
-                return posix_spawn(&pid, program, &actions, &attributes, argvBase, envpBase)
-            }
+        let spawned = ChildSpawn.spawn(program, argv: arguments, environment: BrowserLaunch.environment(profile: profile),
+                                       newProcessGroup: true) { actions in
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, profile.standardErrorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_adddup2(&actions, toBrowser.read, 3)
+            posix_spawn_file_actions_adddup2(&actions, fromBrowser.write, 4)
+            _ = CMirrorShims_posix_spawn_file_actions_addclosefrom(&actions, 5)
         }
         close(toBrowser.read)
         close(fromBrowser.write)
-        guard result == 0 else {
+        guard case .success(let pid) = spawned else {
             close(toBrowser.write)
             close(fromBrowser.read)
             profile.remove()
-            throw .launchFailed(executable: program, errno: result)
+            if case .failure(let failure) = spawned { throw .launchFailed(executable: program, errno: failure.code) }
+            throw .launchFailed(executable: program, errno: EINVAL)
         }
         for descriptor in [toBrowser.write, fromBrowser.read] {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
