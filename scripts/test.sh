@@ -40,7 +40,7 @@ test -f "$work/output/demo/current/_mirror/manifest.tsv" || { echo "no demo mani
 grep -q 'https://localhost' "$work/output/demo/current/_mirror/manifest.tsv" || { echo "demo manifest lists no page"; exit 1; }
 echo "demo: mirror built in $work/output/demo/current and $pages pages served"
 
-fuzz_seconds=${MTLS_MIRROR_FUZZ_SECONDS:-60}
+fuzz_seconds=${MTLS_MIRROR_FUZZ_SECONDS:-30}
 if [ "$fuzz_seconds" != 0 ]; then
     echo "== fuzz: each target for ${fuzz_seconds}s"
     bash scripts/fuzz.sh --seconds "$fuzz_seconds"
