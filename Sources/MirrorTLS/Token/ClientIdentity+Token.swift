@@ -56,6 +56,7 @@ extension ClientIdentity {
             throw TokenError.pkcs11(operation: "PKCS11_get_private_key", detail: OpenSSLErrorQueue.drainedText())
         }
         let privateKey = PrivateKey(taking: evp, owner: context)
+        TokenKeepAlive.keep(privateKey)  // never torn down while threads may still run (see TokenKeepAlive)
         let leaf: X509Certificate
         var chain: [X509Certificate] = []
         let source: String
