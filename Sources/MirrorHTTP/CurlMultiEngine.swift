@@ -205,6 +205,11 @@ final class CurlMultiEngine: @unchecked Sendable {
             connectionPolicy.observeServerStreamLimit(streams)
             saturatedRounds = 0
             retryWaiting = true
+            // New connections carry no more than the server allows. libcurl assumes 100 streams
+            // on a connection until the server's SETTINGS arrive; the server refuses the excess
+            // (REFUSED_STREAM), and libcurl's five retries of a refused request, each on a new
+            // connection stuffed the same way, ran out (curl 56, "Connection died").
+            _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, connectionPolicy.streamCapacity)
         }
     }
 

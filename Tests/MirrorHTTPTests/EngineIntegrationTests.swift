@@ -401,6 +401,31 @@ import MirrorStore
         #expect(connections.count <= 2 * 16, "\(connections.count) connections for \(2 * count + 1) transfers")
     }
 
+    /// A server that allows 4 streams per connection refuses (REFUSED_STREAM) what a new
+    /// connection carries beyond that before its SETTINGS arrive, and libcurl 7.88 assumes 100
+    /// there. libcurl retries a refused request on another new connection, stuffed the same way,
+    /// five times at most (then curl 56, "Connection died"). Once the engine has learnt the
+    /// server's limit, its new connections carry no more than that, so bursts of 200 requests
+    /// all succeed without a retry of our own. Without the learnt limit on new connections, the
+    /// first wave lost requests in 11 of 24 runs.
+    @Test func onceTheServerStreamLimitIsLearntNoRequestIsRefusedForGood() async throws {
+        let nginx = try NginxFixture(servers: [.mtls], pki: try TestPKI.shared(), options: .init(
+            extraServerDirectives: "http2_max_concurrent_streams 4; location /many/ { limit_rate 100k; }"))
+        defer { nginx.stop() }
+        let s = try Setup()
+        let client = HTTPClient(configuration: .init(maxConnectionsPerHost: 16, maxTotalConnections: 64))
+        defer { client.shutdown() }
+        let profile = s.profile(try s.identity())
+        let count = 200
+        let urls = try Self.writeManyFiles(3 * count, to: nginx)
+        _ = try await client.perform(HTTPRequest(url: urls[0]), profile: profile)
+        for start in stride(from: 0, to: 3 * count, by: count) {
+            let responses = try await Self.fetchAll(Array(urls[start..<start + count]), client: client, profile: profile)
+            #expect(responses.count == count)
+            #expect(responses.allSatisfy { $0.status == 200 && $0.bodyBytes == 40_000 })
+        }
+    }
+
     /// Over HTTP/1.1 each connection carries one transfer at a time: the configured limit stays
     /// the concurrency. The responses are rate-limited (40 KB at 100 KB/s), so that all of them
     /// are in flight together however slowly the client runs (sanitizers).
