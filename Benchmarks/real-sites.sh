@@ -9,6 +9,7 @@
 # Usage: Benchmarks/real-sites.sh [options]
 #   --sites LIST         comma-separated subset of python,postgresql,django,git (default all)
 #   --runs N             runs per tool and site; the table shows the median (default 3)
+#   --wget2-threads N    wget2's --max-threads (default 2, as issue #27 compares; 16 in sessions 7-13)
 #   --latency MS         round trip ≈ MS through Benchmarks/delay-proxy.c (MS/2 each way; default 0:
 #                        straight to nginx; BENCH_DELAY_PROXY=python for Benchmarks/delay-proxy.py)
 #   --no-build           use the release binary if it exists (default: scripts/build-release.sh)
@@ -24,21 +25,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-sites="python,postgresql,django,git" runs=3 latency=0 build=1 bin="" keep=0 work_parent=/tmp
+sites="python,postgresql,django,git" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
         --sites) sites=$2; shift 2 ;;
         --runs) runs=$2; shift 2 ;;
+        --wget2-threads) wget2_threads=$2; shift 2 ;;
         --latency) latency=$2; shift 2 ;;
         --no-build) build=0; shift ;;
         --mtls-mirror-bin) bin=$2; build=0; shift 2 ;;
         --keep) keep=1; shift ;;
         --work-parent) work_parent=$2; shift 2 ;;
-        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "real-sites: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 [ "$runs" -ge 1 ] 2>/dev/null || { echo "real-sites: --runs needs a positive number" >&2; exit 2; }
+[ "$wget2_threads" -ge 1 ] 2>/dev/null || { echo "real-sites: --wget2-threads needs a positive number" >&2; exit 2; }
 [ "$latency" -ge 0 ] 2>/dev/null || { echo "real-sites: --latency needs a whole number of milliseconds" >&2; exit 2; }
 log() { echo "real-sites: $*" >&2; }
 
@@ -108,7 +111,7 @@ timed() {
                               --cert "$pki/client.p12" --pass-env BENCH_P12_PASSWORD --cacert "$pki/server-root.pem") ;;
         wget2) command=(wget2 --mirror --page-requisites --convert-links --adjust-extension --no-parent --no-hsts
                         --certificate="$pki/client-chain.pem" --private-key="$pki/client.key"
-                        --ca-certificate="$pki/server-root.pem" --max-threads=16 --no-verbose --progress=none
+                        --ca-certificate="$pki/server-root.pem" --max-threads="$wget2_threads" --no-verbose --progress=none
                         -P "$out" "$start_url") ;;
     esac
     /usr/bin/time -f '%e %M' -o "$work/time.txt" "${command[@]}" >"$work/logs/$tool-$site-$run.log" 2>&1 || true
