@@ -2,7 +2,7 @@
 // mtls-mirror: mirror, serve and refresh websites that require a TLS client certificate.
 //
 // The package depends on system libraries only (libcurl with OpenSSL, libxml2, OpenSSL 3, zlib,
-// libdeflate, Brotli's decoder);
+// libdeflate, Brotli's decoder, SQLite);
 // `scripts/install-deps.sh` installs their Debian packages.
 import PackageDescription
 
@@ -45,6 +45,11 @@ let package = Package(
         .systemLibrary(
             name: "CBrotli", pkgConfig: "libbrotlidec",
             providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]),
+        // SQLite: the run's manifest entries on disk with a bounded page cache, upserted by URL and
+        // read back sorted, so that a crawl's memory stays flat from 2,000 to 100,000 pages (issue #27).
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
 
         // MARK: Logic-free C shims for what Swift cannot call (variadics, macros, globals)
         .target(name: "CMirrorShims", dependencies: ["CCurl", "CLibXML2", "COpenSSL", "CZlib"]),
@@ -54,7 +59,7 @@ let package = Package(
         .target(name: "MirrorTLS", dependencies: ["MirrorCore", "COpenSSL", "CLibP11", "CMirrorShims"]),
         .target(name: "MirrorHTTP", dependencies: ["MirrorCore", "MirrorTLS", "CCurl", "CZlib", "CBrotli", "CMirrorShims"]),
         .target(name: "MirrorDocument", dependencies: ["MirrorCore", "CLibXML2", "CZlib", "CMirrorShims"]),
-        .target(name: "MirrorStore", dependencies: ["MirrorCore", "CMirrorShims"]),
+        .target(name: "MirrorStore", dependencies: ["MirrorCore", "CSQLite", "CMirrorShims"]),
         // Render mode (issue #24): the browser process, a DevTools client over its pipe, page
         // sessions. It knows pages and DevTools messages, not trust or certificates.
         .target(name: "MirrorRender", dependencies: ["MirrorCore", "CMirrorShims"]),

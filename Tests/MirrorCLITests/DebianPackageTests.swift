@@ -56,7 +56,7 @@ final class DebianPackage: Sendable {
 
 /// The libraries Debian has on every system that runs Swift code (libc, and the C++ runtime
 /// under Swift's own runtime), and the three the tool is built on.
-let allowedDependencies: Set = ["libc6", "libgcc-s1", "libstdc++6", "libcurl4", "libssl3", "libxml2", "libp11-3", "zlib1g", "libdeflate0", "libbrotli1"]
+let allowedDependencies: Set = ["libc6", "libgcc-s1", "libstdc++6", "libcurl4", "libssl3", "libxml2", "libp11-3", "zlib1g", "libdeflate0", "libbrotli1", "libsqlite3-0"]
 
 @Suite(.serialized) struct DebianPackageTests {
     @Test("lintian reports no error and no warning (the one intended deviation is overridden)")
@@ -88,7 +88,7 @@ let allowedDependencies: Set = ["libc6", "libgcc-s1", "libstdc++6", "libcurl4", 
         #expect(refused.exitCode != 0 && refused.stdout.contains("E: broken: no-copyright-file"), "\(refused)")
     }
 
-    @Test("Depends: is dpkg-shlibdeps' answer, names only libc, the C++ runtime, libcurl, libxml2, OpenSSL, libp11, zlib, libdeflate and Brotli; Chromium is only suggested")
+    @Test("Depends: is dpkg-shlibdeps' answer, names only libc, the C++ runtime, libcurl, libxml2, OpenSSL, libp11, zlib, libdeflate, Brotli and SQLite; Chromium is only suggested")
     func dependsOnlyOnTheSystemLibraries() throws {
         let package = try DebianPackage.get()
         let depends = Set(package.packages("Depends"))

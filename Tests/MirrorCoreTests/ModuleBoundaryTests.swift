@@ -14,7 +14,7 @@ struct ModuleBoundaryTests {
         "MirrorTLS": ["MirrorCore", "CMirrorShims", "COpenSSL", "CLibP11"],
         "MirrorHTTP": ["MirrorCore", "MirrorTLS", "CMirrorShims", "CCurl", "CZlib", "CBrotli", "CLibDeflate"],
         "MirrorDocument": ["MirrorCore", "CMirrorShims", "CLibXML2", "CZlib"],
-        "MirrorStore": ["MirrorCore", "CMirrorShims"],
+        "MirrorStore": ["MirrorCore", "CMirrorShims", "CSQLite"],
         "MirrorRender": ["MirrorCore", "MirrorDocument", "CMirrorShims"],
         "MirrorArchive": ["MirrorCore", "MirrorHTTP", "MirrorDocument", "MirrorStore", "CMirrorShims", "CZlib", "CLibDeflate"],
         "MirrorCrawler": ["MirrorCore", "MirrorTLS", "MirrorHTTP", "MirrorDocument", "MirrorStore", "MirrorRender", "MirrorArchive",
