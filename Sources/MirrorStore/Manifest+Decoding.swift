@@ -25,20 +25,33 @@ extension Manifest {
 }
 
 /// One pass over a manifest file's bytes.
+///
+/// ``decodeAll()`` reads a whole file in memory. ``ManifestIndex`` reads a file a chunk at a
+/// time through the same line steps (``nextLine(_:)``, ``truncatedLine()``, ``finish()``), so
+/// the two accept the same files and report the same errors on the same lines; and
+/// ``decodeEntry(line:path:lineNumber:fixedFields:)`` decodes one line on its own.
 struct ManifestDecoder {
-    let buffer: UnsafeBufferPointer<UInt8>
+    /// The bytes being read: the whole file, or the chunk of it that ``ManifestIndex`` holds;
+    /// the ranges given to the methods are indices into it.
+    var buffer: UnsafeBufferPointer<UInt8>
     let path: String
     var lineNumber = 0
     var fields: [Range<Int>] = []
     /// Reference texts read so far, so that a URL listed by thousands of documents (a shared
-    /// stylesheet) is one string in memory.
-    var referenceTexts = Set<String>()
+    /// stylesheet) is one string in memory; nil when entries are decoded one at a time and
+    /// not kept together.
+    var referenceTexts: Set<String>?
     /// Fields before the references: 11 in version 2, 10 in version 1 (no `state`).
     var fixedFields = Manifest.fixedFieldCount
+    /// Entry lines read so far.
+    var entryCount = 0
+    /// Whether the `#end` line has been read.
+    var sawTrailer = false
 
-    init(buffer: UnsafeBufferPointer<UInt8>, path: String) {
+    init(buffer: UnsafeBufferPointer<UInt8>, path: String, internsReferences: Bool = true) {
         self.buffer = buffer
         self.path = path
+        referenceTexts = internsReferences ? [] : nil
         fields.reserveCapacity(16)
     }
 
@@ -69,45 +82,85 @@ struct ManifestDecoder {
     mutating func decodeAll() throws(StoreError) -> Manifest {
         var entries: [String: ManifestEntry] = [:]
         var start = 0
-        var sawTrailer = false
         let count = buffer.count
         while start < count {
-            lineNumber += 1
             let end = find(0x0A, from: start, to: count)
-            guard end < count else { throw corrupt("truncated line (no line end)") }
+            guard end < count else { throw truncatedLine() }
             let line = start..<end
             start = end + 1
-            if sawTrailer { throw corrupt("data after the end marker") }
-            if lineNumber == 1 {
-                if equals(line, Manifest.headerVersion1) {
-                    fixedFields = Manifest.fixedFieldCountVersion1
-                } else if !equals(line, Manifest.header) {
-                    throw corrupt("not a version 1 or 2 manifest header")
-                }
-                continue
-            }
-            let prefixLength = Manifest.trailerPrefix.utf8.count
-            if line.count >= prefixLength, equals(line.lowerBound..<(line.lowerBound + prefixLength), Manifest.trailerPrefix) {
-                let counted = integer(line.lowerBound + prefixLength..<line.upperBound)
-                guard counted == Int64(entries.count) else {
-                    throw corrupt("end marker counts \(counted.map(String.init) ?? "?") entries, found \(entries.count)")
-                }
-                sawTrailer = true
-                continue
-            }
-            let entry = try decodeEntry(line)
+            guard let entry = try nextLine(line) else { continue }
             guard entries.updateValue(entry, forKey: entry.url) == nil else {
                 throw corrupt("duplicate entry for \(entry.url)")
             }
         }
+        try finish()
+        var manifest = Manifest()
+        manifest.replaceStorage(entries)
+        return manifest
+    }
+
+    /// Reads the file's next line (`line`, in ``buffer``, without its `\n`): the header, the
+    /// end marker (checking its count), or an entry. The caller checks that the entry's URL is
+    /// new.
+    /// - Returns: the entry, or nil for the header and the end marker.
+    /// - Throws: ``StoreError/manifestCorrupt(path:line:reason:)``.
+    mutating func nextLine(_ line: Range<Int>) throws(StoreError) -> ManifestEntry? {
+        lineNumber += 1
+        if sawTrailer { throw corrupt("data after the end marker") }
+        if lineNumber == 1 {
+            if equals(line, Manifest.headerVersion1) {
+                fixedFields = Manifest.fixedFieldCountVersion1
+            } else if !equals(line, Manifest.header) {
+                throw corrupt("not a version 1 or 2 manifest header")
+            }
+            return nil
+        }
+        let prefixLength = Manifest.trailerPrefix.utf8.count
+        if line.count >= prefixLength, equals(line.lowerBound..<(line.lowerBound + prefixLength), Manifest.trailerPrefix) {
+            let counted = integer(line.lowerBound + prefixLength..<line.upperBound)
+            guard counted == Int64(entryCount) else {
+                throw corrupt("end marker counts \(counted.map(String.init) ?? "?") entries, found \(entryCount)")
+            }
+            sawTrailer = true
+            return nil
+        }
+        let entry = try decodeEntry(line)
+        entryCount += 1
+        return entry
+    }
+
+    /// The error for bytes after the last `\n`: a line cut short.
+    mutating func truncatedLine() -> StoreError {
+        lineNumber += 1
+        return corrupt("truncated line (no line end)")
+    }
+
+    /// Checks, once every line is read, that the file was not empty or cut short.
+    /// - Throws: ``StoreError/manifestCorrupt(path:line:reason:)``.
+    mutating func finish() throws(StoreError) {
         guard lineNumber > 0 else { throw corrupt("empty file") }
         guard sawTrailer else {
             lineNumber += 1
             throw corrupt("missing end marker (file cut short)")
         }
-        var manifest = Manifest()
-        manifest.replaceStorage(entries)
-        return manifest
+    }
+
+    /// Decodes one entry line on its own, without its `\n`: a row of ``ManifestRecords``, or a
+    /// line ``ManifestIndex`` found again.
+    /// - Parameters:
+    ///   - line: the line's bytes.
+    ///   - path: the file's name, for errors.
+    ///   - lineNumber: the line's number in that file, for errors.
+    ///   - fixedFields: ``Manifest/fixedFieldCount``, or ``Manifest/fixedFieldCountVersion1``
+    ///     for a version 1 file.
+    /// - Throws: ``StoreError/manifestCorrupt(path:line:reason:)``.
+    static func decodeEntry(
+        line: UnsafeBufferPointer<UInt8>, path: String, lineNumber: Int, fixedFields: Int = Manifest.fixedFieldCount
+    ) throws(StoreError) -> ManifestEntry {
+        var decoder = ManifestDecoder(buffer: line, path: path, internsReferences: false)
+        decoder.lineNumber = lineNumber
+        decoder.fixedFields = fixedFields
+        return try decoder.decodeEntry(0..<line.count)
     }
 
     mutating func decodeEntry(_ line: Range<Int>) throws(StoreError) -> ManifestEntry {
@@ -133,7 +186,8 @@ struct ManifestDecoder {
         var references: [String] = []
         references.reserveCapacity(fields.count - fixedFields)
         for index in fixedFields..<fields.count {
-            references.append(referenceTexts.insert(try text(index)).memberAfterInsert)
+            let reference = try text(index)
+            references.append(referenceTexts?.insert(reference).memberAfterInsert ?? reference)
         }
         var stale: ManifestEntry.Stale?
         if fixedFields > Manifest.fixedFieldCountVersion1, let state = try optionalText(10) {

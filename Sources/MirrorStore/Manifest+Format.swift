@@ -52,30 +52,44 @@ extension Manifest {
         out.append(0x0A)
         for key in sortedKeys {
             guard let entry = entry(forKey: key) else { continue }
-            Manifest.appendEscaped(entry.url, to: &out)
-            Manifest.appendOptional(entry.localPath, to: &out)
-            out.append(0x09)
-            if let status = entry.status { out.append(contentsOf: String(status).utf8) }
-            Manifest.appendOptional(entry.contentType, to: &out)
-            out.append(0x09)
-            if let length = entry.length { out.append(contentsOf: String(length).utf8) }
-            Manifest.appendOptional(entry.sha256, to: &out)
-            Manifest.appendOptional(entry.etag, to: &out)
-            Manifest.appendOptional(entry.lastModified, to: &out)
-            out.append(0x09)
-            if let date = entry.fetchedAt { out.append(contentsOf: String(date.timeIntervalSinceReferenceDate).utf8) }
-            Manifest.appendOptional(entry.error, to: &out)
-            Manifest.appendOptional(entry.stale.map(Manifest.stateText), to: &out)
-            for reference in entry.references {
-                out.append(0x09)
-                Manifest.appendEscaped(reference, to: &out)
-            }
-            out.append(0x0A)
+            Manifest.appendLine(entry, to: &out)
             if out.count >= chunkBytes { try emit(&out) }
         }
-        out.append(contentsOf: (Manifest.trailerPrefix + String(count)).utf8)
-        out.append(0x0A)
+        out.append(contentsOf: Manifest.trailer(count: count))
         try emit(&out)
+    }
+
+    /// Appends one entry's line, `\n` included: the one encoding of an entry, shared by
+    /// ``encode(chunkBytes:_:)`` and ``ManifestRecords`` (which stores each line as it is
+    /// written), so that the two files can never differ.
+    /// - Parameters:
+    ///   - entry: the entry.
+    ///   - out: the buffer to append to.
+    static func appendLine(_ entry: ManifestEntry, to out: inout [UInt8]) {
+        appendEscaped(entry.url, to: &out)
+        appendOptional(entry.localPath, to: &out)
+        out.append(0x09)
+        if let status = entry.status { out.append(contentsOf: String(status).utf8) }
+        appendOptional(entry.contentType, to: &out)
+        out.append(0x09)
+        if let length = entry.length { out.append(contentsOf: String(length).utf8) }
+        appendOptional(entry.sha256, to: &out)
+        appendOptional(entry.etag, to: &out)
+        appendOptional(entry.lastModified, to: &out)
+        out.append(0x09)
+        if let date = entry.fetchedAt { out.append(contentsOf: String(date.timeIntervalSinceReferenceDate).utf8) }
+        appendOptional(entry.error, to: &out)
+        appendOptional(entry.stale.map(stateText), to: &out)
+        for reference in entry.references {
+            out.append(0x09)
+            appendEscaped(reference, to: &out)
+        }
+        out.append(0x0A)
+    }
+
+    /// The file's last line (`\n` included) for `count` entries.
+    static func trailer(count: Int) -> [UInt8] {
+        Array((trailerPrefix + String(count) + "\n").utf8)
     }
 
     /// The `state` field's text for a stale entry.
