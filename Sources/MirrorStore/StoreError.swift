@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSQLite
 import MirrorCore
 
 /// A failure of the on-disk store: file-system calls, unsafe paths and manifest files.
@@ -22,6 +23,12 @@ public enum StoreError: DiagnosableError, Equatable {
     case manifestCorrupt(path: String, line: Int, reason: String)
     /// A streaming writer was used after it was committed or aborted.
     case writerFinished(path: String)
+    /// An SQLite call failed on the database at `path` (relative to the store's root):
+    /// `operation` names the call or the statement's purpose (`sqlite3_open_v2`, `upsert`…),
+    /// `code` is SQLite's extended result code and `message` its own text
+    /// (`sqlite3_errmsg`), with the system's errno when SQLite saw one. A full disk is
+    /// ``diskFull(path:)`` instead.
+    case database(operation: String, path: String, code: Int32, message: String)
 
     public var category: ErrorCategory {
         switch self {
@@ -46,6 +53,8 @@ public enum StoreError: DiagnosableError, Equatable {
             return "manifest '\(path)' is corrupt at line \(line): \(reason)"
         case .writerFinished(let path):
             return "file writer for '\(path)' was used after commit or abort"
+        case .database(let operation, let path, let code, let message):
+            return "SQLite \(operation) failed for '\(path)': \(message) (SQLite code \(code))"
         }
     }
 
@@ -65,6 +74,15 @@ public enum StoreError: DiagnosableError, Equatable {
             return "delete the manifest to start a fresh mirror, or restore it from a backup"
         case .writerFinished:
             return "this is a bug; please report it"
+        case .database(_, _, let code, _):
+            switch code & 0xFF {
+            case SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH:
+                return "check the output folder's owner and permissions"
+            case SQLITE_MISUSE, SQLITE_CONSTRAINT, SQLITE_ERROR, SQLITE_RANGE:
+                return "this is a bug; please report it"
+            default:
+                return "the database is a run's scratch file, made again by the next run; check the disk if this repeats"
+            }
         }
     }
 

@@ -17,7 +17,7 @@ public enum RunHistoryError: DiagnosableError, Equatable {
         case .symlinkRefused: self = .io(operation: "open", path: path, errno: ELOOP)
         case .notADirectory: self = .io(operation: "open", path: path, errno: ENOTDIR)
         case .unsafePath: self = .io(operation: "open", path: path, errno: EINVAL)
-        case .manifestCorrupt, .writerFinished: self = .io(operation: "write", path: path, errno: EIO)
+        case .manifestCorrupt, .writerFinished, .database: self = .io(operation: "write", path: path, errno: EIO)
         }
     }
 
