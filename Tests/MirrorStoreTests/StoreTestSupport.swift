@@ -52,3 +52,28 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// For printed timings: a debug build's are many times a release build's.
+#if DEBUG
+let buildConfiguration = "debug build"
+#else
+let buildConfiguration = "release build"
+#endif
+
+/// Where two files differ: the first line that is not the same byte for byte, both ways (an
+/// expectation on two long byte arrays would print every byte of both).
+func firstDifference(_ actual: [UInt8], _ expected: [UInt8]) -> String? {
+    guard actual != expected else { return nil }
+    let actualLines = actual.split(separator: 0x0A, omittingEmptySubsequences: false)
+    let expectedLines = expected.split(separator: 0x0A, omittingEmptySubsequences: false)
+    for index in 0..<max(actualLines.count, expectedLines.count) {
+        let left = index < actualLines.count ? Array(actualLines[index]) : nil
+        let right = index < expectedLines.count ? Array(expectedLines[index]) : nil
+        if left != right {
+            return "line \(index + 1): \(left.map { String(decoding: $0, as: UTF8.self).debugDescription } ?? "none") "
+                + "instead of \(right.map { String(decoding: $0, as: UTF8.self).debugDescription } ?? "none") "
+                + "(bytes \(left?.count ?? 0) and \(right?.count ?? 0))"
+        }
+    }
+    return "same lines, different bytes"
+}

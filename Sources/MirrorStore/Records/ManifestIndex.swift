@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A published snapshot's manifest file, read without loading it: an index of where each
+/// entry's line is, and the file kept open to read a line again when it is asked for.
+///
+/// A refresh needs the previous snapshot's entries by URL (its ETags and references) and, at
+/// the end, all of them in order; a ``Manifest`` would hold them all in memory, about 2 KB a
+/// URL. This holds, per entry, a 64-bit hash of its URL, the line's offset and length (20
+/// bytes), in flat arrays, with an open-addressing table of 32-bit slots (load between 3/8 and
+/// 3/4): about 25 to 31 bytes an entry, and no String. ``entry(forKey:)`` reads the line again
+/// (`pread`) and decodes it, checking its URL against the key (hashes can collide).
+///
+/// ``open(in:at:)`` reads the whole file once, in chunks, through the same line steps as
+/// ``Manifest/load(from:at:)`` (``ManifestDecoder``), so it accepts the same files and
+/// reports the same errors on the same lines. Hashes are Swift's `String` hashes (seeded per
+/// process, so a hostile site cannot choose URLs that collide) and keys are compared with
+/// `==`, so lookups and duplicates behave as the `Manifest` dictionary's.
+///
+/// Thread-safe: everything is immutable once opened, and `pread` needs no shared offset.
+public final class ManifestIndex: @unchecked Sendable {
+    /// The manifest file's path below the store's root.
+    public let relativePath: String
+    private let descriptor: Int32
+    /// ``Manifest/fixedFieldCount``, or ``Manifest/fixedFieldCountVersion1`` for a version 1
+    /// file.
+    private let fixedFields: Int
+    private let table: Table
+
+    /// Lines are read back in blocks of this size by ``forEach(_:)``, and the file is read in
+    /// chunks of this size when opened.
+    static let chunkBytes = 256 * 1024
+
+    init(relativePath: String, descriptor: Int32, fixedFields: Int, table: Table) {
+        self.relativePath = relativePath
+        self.descriptor = descriptor
+        self.fixedFields = fixedFields
+        self.table = table
+    }
+
+    deinit { _ = close(descriptor) }
+
+    /// The number of entries.
+    public var count: Int { table.count }
+
+    /// The bytes the index holds in memory (its arrays' capacities).
+    var indexBytes: Int { table.bytes }
+
+    /// The entry for a normalised URL, read from the file and decoded; nil when absent.
+    ///
+    /// The file was checked whole when it was opened and a published snapshot does not
+    /// change; should reading it fail all the same, the entry is reported absent (a refresh
+    /// then fetches the URL without a condition).
+    /// - Parameter key: a ``ManifestEntry/url`` value.
+    public func entry(forKey key: String) -> ManifestEntry? {
+        let hash = Self.hash(key)
+        for index in table.candidates(hash: hash) {
+            if let entry = try? readEntry(index), entry.url == key { return entry }
+        }
+        return nil
+    }
+
+    /// Calls `body` with every entry in file order (sorted by URL, as the file is written),
+    /// decoded one at a time; the file is read in blocks of ``chunkBytes``.
+    /// - Parameter body: receives each entry; its error stops the walk.
+    /// - Throws: `body`'s error; ``StoreError/io(operation:path:errno:)`` when reading fails,
+    ///   ``StoreError/manifestCorrupt(path:line:reason:)`` when the file changed since it was
+    ///   opened.
+    public func forEach(_ body: (ManifestEntry) throws(StoreError) -> Void) throws(StoreError) {
+        var block: [UInt8] = []
+        var blockStart: UInt64 = 0
+        for index in 0..<table.count {
+            let offset = table.offsets[index]
+            let length = Int(table.lengths[index])
+            if offset < blockStart || offset + UInt64(length) > blockStart + UInt64(block.count) {
+                block = try read(at: offset, count: max(Self.chunkBytes, length))
+                blockStart = offset
+                guard block.count >= length else { throw changed(index) }
+            }
+            let start = Int(offset - blockStart)
+            let entry = try block.withUnsafeBufferPointer { (buffer) throws(StoreError) -> ManifestEntry in
+                try ManifestDecoder.decodeEntry(
+                    line: UnsafeBufferPointer(rebasing: buffer[start..<(start + length)]), path: relativePath,
+                    lineNumber: index + 2, fixedFields: fixedFields)
+            }
+            try body(entry)
+        }
+    }
+
+    /// Entry `index`, read again and decoded.
+    /// - Throws: the errors of ``read(at:count:)``; ``StoreError/manifestCorrupt(path:line:reason:)``.
+    func readEntry(_ index: Int) throws(StoreError) -> ManifestEntry {
+        let length = Int(table.lengths[index])
+        let line = try read(at: table.offsets[index], count: length)
+        guard line.count == length else { throw changed(index) }
+        return try Self.decode(line, path: relativePath, lineNumber: index + 2, fixedFields: fixedFields)
+    }
+
+    /// Up to `count` bytes at `offset` (fewer at the end of the file).
+    /// - Throws: ``StoreError/io(operation:path:errno:)`` (operation `pread`).
+    func read(at offset: UInt64, count: Int) throws(StoreError) -> [UInt8] {
+        try Self.read(descriptor, at: offset, count: count, path: relativePath)
+    }
+
+    private func changed(_ index: Int) -> StoreError {
+        .manifestCorrupt(path: relativePath, line: index + 2, reason: "the file changed after it was opened")
+    }
+
+    /// Up to `count` bytes of `descriptor` at `offset` (fewer at the end of the file).
+    /// - Throws: ``StoreError/io(operation:path:errno:)`` (operation `pread`).
+    static func read(_ descriptor: Int32, at offset: UInt64, count: Int, path: String) throws(StoreError) -> [UInt8] {
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count, let start = buffer.baseAddress {
+                let n = pread(descriptor, start + done, count - done, off_t(offset) + off_t(done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if n == 0 { break }
+                done += n
+            }
+            initialized = done
+        }
+        if failure != 0 { throw .io(operation: "pread", path: path, errno: failure) }
+        return bytes
+    }
+
+    /// Decodes one line (without its `\n`).
+    /// - Throws: ``StoreError/manifestCorrupt(path:line:reason:)``.
+    static func decode(_ line: [UInt8], path: String, lineNumber: Int, fixedFields: Int) throws(StoreError) -> ManifestEntry {
+        try line.withUnsafeBufferPointer { (buffer) throws(StoreError) -> ManifestEntry in
+            try ManifestDecoder.decodeEntry(line: buffer, path: path, lineNumber: lineNumber, fixedFields: fixedFields)
+        }
+    }
+
+    /// The 64-bit hash of a key: Swift's `String` hash, which agrees with `String`'s `==`.
+    static func hash(_ key: String) -> UInt64 {
+        UInt64(truncatingIfNeeded: key.hashValue)
+    }
+}
