@@ -87,6 +87,8 @@ extension ManifestIndex {
 
         /// Reads the whole lines of `buffer`, which starts at `fileOffset` in the file.
         /// - Returns: the bytes read (up to the last `\n`).
+        /// - Throws: ``StoreError/manifestCorrupt(path:line:reason:)``, and the read errors of a
+        ///   duplicate's check.
         private mutating func readLines(_ buffer: UnsafeBufferPointer<UInt8>, at fileOffset: UInt64) throws(StoreError) -> Int {
             decoder.buffer = buffer
             defer { decoder.buffer = UnsafeBufferPointer(start: nil, count: 0) }
@@ -101,6 +103,10 @@ extension ManifestIndex {
             }
         }
 
+        /// Adds an entry's line to the table.
+        /// - Throws: ``StoreError/manifestCorrupt(path:line:reason:)`` for a URL seen before (or a
+        ///   line of 4 GiB); ``StoreError/io(operation:path:errno:)`` reading the earlier line
+        ///   whose hash is the same.
         private mutating func add(_ entry: ManifestEntry, offset: UInt64, length: Int) throws(StoreError) {
             guard let length = UInt32(exactly: length), table.count < Int(UInt32.max - 1) else {
                 throw decoder.corrupt("line or file too long for the index")
@@ -115,6 +121,9 @@ extension ManifestIndex {
             guard added else { throw decoder.corrupt("duplicate entry for \(url)") }
         }
 
+        /// Reads the file's next bytes into `chunk`.
+        /// - Returns: how many; 0 at the end of the file.
+        /// - Throws: ``StoreError/io(operation:path:errno:)`` (operation `read`).
         private func readChunk(into chunk: inout [UInt8]) throws(StoreError) -> Int {
             while true {
                 let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
@@ -157,6 +166,7 @@ extension ManifestIndex {
         /// - Parameter sameKey: whether entry `index` (whose hash is the same; its line's offset
         ///   and length given) has the same key.
         /// - Returns: false when the key was there already.
+        /// - Throws: `sameKey`'s error.
         mutating func insert(
             hash: UInt64, offset: UInt64, length: UInt32,
             sameKey: (_ index: Int, _ offset: UInt64, _ length: UInt32) throws(StoreError) -> Bool

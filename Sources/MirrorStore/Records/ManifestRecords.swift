@@ -69,6 +69,8 @@ public final class ManifestRecords: @unchecked Sendable {
         let select: SQLiteStatement
         let sorted: SQLiteStatement
 
+        /// Prepares the statements.
+        /// - Throws: ``StoreError/database(operation:path:code:message:)``.
         init(database: SQLiteDatabase) throws(StoreError) {
             self.database = database
             insert = try database.prepare("INSERT INTO entry(url, row) VALUES(?1, ?2)")
@@ -276,6 +278,7 @@ public final class ManifestRecords: @unchecked Sendable {
 
     /// The connection, or the error for a call after ``remove()`` or a change from inside
     /// ``forEachSorted(_:)``'s body.
+    /// - Throws: ``StoreError/database(operation:path:code:message:)`` (`SQLITE_MISUSE`).
     private func usable(_ operation: String, changing: Bool) throws(StoreError) -> Connection {
         guard let connection else {
             throw .database(operation: operation, path: relativePath, code: SQLITE_MISUSE, message: "the records were removed")
@@ -287,6 +290,8 @@ public final class ManifestRecords: @unchecked Sendable {
         return connection
     }
 
+    /// Ends the open transaction, if any.
+    /// - Throws: ``StoreError/database(operation:path:code:message:)``, ``StoreError/diskFull(path:)``.
     private func commit(_ connection: Connection) throws(StoreError) {
         guard inTransaction else { return }
         inTransaction = false
@@ -295,6 +300,7 @@ public final class ManifestRecords: @unchecked Sendable {
     }
 
     /// Decodes a stored line (its `\n` dropped).
+    /// - Throws: ``StoreError/manifestCorrupt(path:line:reason:)``.
     private func decode(_ row: UnsafeRawBufferPointer, lineNumber: Int) throws(StoreError) -> ManifestEntry {
         let bytes = row.assumingMemoryBound(to: UInt8.self)
         let line = bytes.last == 0x0A ? UnsafeBufferPointer(rebasing: bytes.dropLast()) : bytes

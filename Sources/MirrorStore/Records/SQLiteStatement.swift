@@ -110,6 +110,7 @@ final class SQLiteStatement {
         sqlite3_reset(handle)
     }
 
+    /// - Throws: ``StoreError/database(operation:path:code:message:)`` unless `code` is `SQLITE_OK`.
     private func check(_ code: Int32, _ operation: String) throws(StoreError) {
         guard code == SQLITE_OK else { throw database.failure("\(operation) of '\(sql)'", code: code) }
     }
