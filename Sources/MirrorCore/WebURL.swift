@@ -93,6 +93,20 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// text, so equal hashes).
     public func hash(into hasher: inout Hasher) { hasher.combine(storage.hash) }
 
+    /// A 64-bit fingerprint of ``string``, computed when the URL was made: the same number as
+    /// ``fingerprint(of:)`` gives for that text. Within one process equal texts have equal
+    /// fingerprints; the seed is random per process (Swift's `Hasher`), so fingerprints are
+    /// never stored, and a site cannot choose URLs that collide.
+    public var fingerprint: UInt64 { UInt64(bitPattern: Int64(storage.hash)) }
+
+    /// The fingerprint (``fingerprint``) of a URL's text, without parsing it.
+    /// - Parameter text: a normalised URL's ``string``.
+    public static func fingerprint(of text: String) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(text)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
     /// Parses an absolute `http` or `https` URL, or returns `nil` when it is not one.
     ///
     /// Use ``parse(_:maximumLength:)`` to learn why a string was rejected.

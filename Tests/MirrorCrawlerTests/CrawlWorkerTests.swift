@@ -54,7 +54,7 @@ extension CrawlWorkerTests {
         let root = try #require(first, "no first fetch")
         _ = frontier.discover(try links(("/a", false), ("/b", false)), from: root)
         frontier.complete(root, bytes: 1)
-        return CrawlState(frontier: frontier)
+        return CrawlState(frontier: frontier, spills: try .inMemory())
     }
 }
 

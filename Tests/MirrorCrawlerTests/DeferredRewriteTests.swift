@@ -55,16 +55,26 @@ struct DeferredRewriteTests {
         .c { background: url(data:image/gif;base64,R0lGOD) } .d { background: url(https://elsewhere.example/i.png) }
         """
 
-    /// The rewrite as the crawl prepares it: ``Crawler/discover`` fills the draft.
-    static func deferred(_ references: [Reference], base: WebURL, charset: Charset, length: Int, table: inout URLTable)
+    /// The rewrite as the crawl prepares it: ``Crawler/discover`` fills the draft. It is
+    /// written to a spill record and read back, as the crawl does, and must come back equal.
+    static func deferred(_ references: [Reference], base: WebURL, charset: Charset, length: Int)
         -> (DeferredRewrite?, [DiscoveredLink])
     {
         var draft: DeferredRewrite.Draft? = DeferredRewrite.Draft(charset: charset, length: length)
         let links = DocumentPipeline.discover(references, base: base, maxURLLength: 8192, draft: &draft)
-        return (draft.flatMap { DeferredRewrite($0, table: &table) }, links)
+        guard let rewrite = draft.flatMap({ DeferredRewrite($0) }) else { return (nil, links) }
+        var writer = ByteRecord.Writer()
+        rewrite.write(to: &writer)
+        let readBack = writer.bytes.withUnsafeBytes { bytes in
+            var reader = ByteRecord.Reader(bytes)
+            let read = DeferredRewrite.read(from: &reader)
+            return reader.isAtEnd ? read : nil
+        }
+        #expect(readBack == rewrite, "the spilled record reads back equal")
+        return (readBack, links)
     }
 
-    static func localPaths(_ table: URLTable) -> [String?] { table.strings.map { mirrored[$0] } }
+    static func localPaths(_ rewrite: DeferredRewrite) -> [String?] { rewrite.keys.map { mirrored[$0] } }
 
     static func replacements(_ references: [Reference], _ plan: LinkPlan) -> [Reference: String] {
         var table: [Reference: String] = [:]
@@ -83,10 +93,9 @@ struct DeferredRewriteTests {
         let expected = try ReferenceRewriter.rewrite(extraction, options: .init(dropIntegrityOfRewritten: true, neutraliseBase: true)) {
             table[$0]
         }
-        var urls = URLTable()
-        let (deferred, links) = Self.deferred(extraction.references, base: base, charset: extraction.charset, length: bytes.count, table: &urls)
+        let (deferred, links) = Self.deferred(extraction.references, base: base, charset: extraction.charset, length: bytes.count)
         let rewrite = try #require(deferred)
-        let output = try #require(try rewrite.rewrite(bytes, documentPath: Self.documentPath, urls: urls, localPaths: Self.localPaths(urls)))
+        let output = try #require(try rewrite.rewrite(bytes, documentPath: Self.documentPath, localPaths: Self.localPaths(rewrite)))
         #expect(String(decoding: output, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
         #expect(output != bytes)
         // Things the output must show, so that the comparison above compares real rewrites.
@@ -99,11 +108,39 @@ struct DeferredRewriteTests {
         #expect(text.contains(#"<a href="http://[bad">kept</a>"#))
         #expect(text.contains("../../img/a,b.png 3x"))
         #expect(text.contains(#"<a xlink:href="page@.html#svg">"#), "an SVG 1.1 link is rewritten like <a href>")
-        // One table entry per distinct URL, however often it is referenced.
-        #expect(Set(urls.strings).count == urls.count)
-        #expect(urls.strings.filter { $0 == "https://example.com/img/logo.png" }.count == 1)
+        // One key per distinct URL, however often it is referenced.
+        #expect(Set(rewrite.keys).count == rewrite.keys.count)
+        #expect(rewrite.keys.filter { $0 == "https://example.com/img/logo.png" }.count == 1)
         #expect(links.contains { $0.url.string == "https://example.com/media/v.mp4" && $0.isRequisite })
         #expect(!links.contains { $0.url.string.hasPrefix("mailto:") || $0.url.string.hasPrefix("data:") })
+    }
+
+    @Test("a damaged spill record reads back as nil or as something the rewrite refuses, never a trap")
+    func damagedRecordsAreRefused() throws {
+        let bytes = Array(Self.html.utf8)
+        let extraction = try HTMLExtractor.extract(bytes, contentType: "text/html")
+        let (deferred, _) = Self.deferred(extraction.references, base: try webURL(Self.documentURL), charset: extraction.charset,
+                                          length: bytes.count)
+        let rewrite = try #require(deferred)
+        var writer = ByteRecord.Writer()
+        rewrite.write(to: &writer)
+        let record = writer.bytes
+        func read(_ bytes: [UInt8]) -> DeferredRewrite? {
+            bytes.withUnsafeBytes { raw in
+                var reader = ByteRecord.Reader(raw)
+                return DeferredRewrite.read(from: &reader)
+            }
+        }
+        for cut in 0..<record.count {
+            #expect(read(Array(record.prefix(cut))) == nil, "cut at \(cut) of \(record.count)")
+        }
+        for position in record.indices {
+            var damaged = record
+            damaged[position] ^= 0xA5
+            guard let wrong = read(damaged) else { continue }
+            // Whatever reads back is used only through the rewrite, which must not trap.
+            _ = try? wrong.rewrite(bytes, documentPath: Self.documentPath, localPaths: Self.localPaths(wrong))
+        }
     }
 
     @Test("a document offers each URL once per kind of reference")
@@ -126,8 +163,7 @@ struct DeferredRewriteTests {
             ], "cache: \(cache != nil), draft: \(drafted)")
             guard drafted else { continue }
             // The rewrite still sees all eight references, fragments kept.
-            var table = URLTable()
-            let rewrite = try #require(draft.flatMap { DeferredRewrite($0, table: &table) })
+            let rewrite = try #require(draft.flatMap { DeferredRewrite($0) })
             #expect(rewrite.sites.count == 8)
         }
     }
@@ -136,12 +172,11 @@ struct DeferredRewriteTests {
     func baseIsNeutralised() throws {
         let bytes = Array(#"<html><head><base href="/base/"></head><body><a href="rel.html">r</a></body></html>"#.utf8)
         let extraction = try HTMLExtractor.extract(bytes)
-        var urls = URLTable()
         let documentURL = try webURL(Self.documentURL)
         let (deferred, links) = Self.deferred(extraction.references, base: DocumentPipeline.baseURL(of: extraction, documentURL: documentURL),
-                                              charset: extraction.charset, length: bytes.count, table: &urls)
+                                              charset: extraction.charset, length: bytes.count)
         let rewrite = try #require(deferred)
-        let output = try #require(try rewrite.rewrite(bytes, documentPath: Self.documentPath, urls: urls, localPaths: Self.localPaths(urls)))
+        let output = try #require(try rewrite.rewrite(bytes, documentPath: Self.documentPath, localPaths: Self.localPaths(rewrite)))
         #expect(String(decoding: output, as: UTF8.self) == #"<html><head><base></head><body><a href="../../base/rel.html">r</a></body></html>"#)
         #expect(links.map(\.url.string) == ["https://example.com/base/rel.html"])
     }
@@ -155,10 +190,9 @@ struct DeferredRewriteTests {
                                     localPath: { Self.mirrored[$0.string] })
         let table = Self.replacements(references, plan)
         let expected = try ReferenceRewriter.rewriteCSS(bytes) { table[$0] }
-        var urls = URLTable()
-        let (deferred, _) = Self.deferred(references, base: documentURL, charset: .utf8, length: bytes.count, table: &urls)
+        let (deferred, _) = Self.deferred(references, base: documentURL, charset: .utf8, length: bytes.count)
         let rewrite = try #require(deferred)
-        let output = try #require(try rewrite.rewrite(bytes, documentPath: "css/site.css", urls: urls, localPaths: Self.localPaths(urls)))
+        let output = try #require(try rewrite.rewrite(bytes, documentPath: "css/site.css", localPaths: Self.localPaths(rewrite)))
         #expect(String(decoding: output, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
         #expect(String(decoding: output, as: UTF8.self).contains("url(https://example.com/css/missing.woff)"))
     }
@@ -167,10 +201,9 @@ struct DeferredRewriteTests {
     func escapedValueIsWrittenPlainly() throws {
         let bytes = Array(#".b { background: url(../img/a\,b.png) }"#.utf8)
         let documentURL = try webURL("https://example.com/css/site.css")
-        var urls = URLTable()
-        let (deferred, _) = Self.deferred(CSSExtractor.extract(bytes), base: documentURL, charset: .utf8, length: bytes.count, table: &urls)
+        let (deferred, _) = Self.deferred(CSSExtractor.extract(bytes), base: documentURL, charset: .utf8, length: bytes.count)
         let rewrite = try #require(deferred)
-        let output = try #require(try rewrite.rewrite(bytes, documentPath: "css/site.css", urls: urls, localPaths: Self.localPaths(urls)))
+        let output = try #require(try rewrite.rewrite(bytes, documentPath: "css/site.css", localPaths: Self.localPaths(rewrite)))
         #expect(String(decoding: output, as: UTF8.self) == ".b { background: url(../img/a,b.png) }")
     }
 
@@ -180,11 +213,10 @@ struct DeferredRewriteTests {
             + [0xE9] + Array(#"</a><a href="/x#r&#233;sum&#233;">r</a></body></html>"#.utf8)
         let extraction = try HTMLExtractor.extract(bytes)
         #expect(extraction.charset == .windows1252)
-        var urls = URLTable()
         let (deferred, _) = Self.deferred(extraction.references, base: try webURL("https://example.com/"),
-                                          charset: extraction.charset, length: bytes.count, table: &urls)
+                                          charset: extraction.charset, length: bytes.count)
         let rewrite = try #require(deferred)
-        let output = try #require(try rewrite.rewrite(bytes, documentPath: "index.html", urls: urls, localPaths: Self.localPaths(urls)))
+        let output = try #require(try rewrite.rewrite(bytes, documentPath: "index.html", localPaths: Self.localPaths(rewrite)))
         #expect(output == Array(#"<html><head><meta charset="windows-1252"></head><body><a href="caf%C3%A9.html">"#.utf8)
             + [0xE9] + Array(#"</a><a href="https://example.com/x#r%C3%A9sum%C3%A9">r</a></body></html>"#.utf8))
     }
@@ -193,12 +225,11 @@ struct DeferredRewriteTests {
     func otherBytesAreRefused() throws {
         let bytes = Array(#"<a href="page">x</a>"#.utf8)
         let extraction = try HTMLExtractor.extract(bytes)
-        var urls = URLTable()
         let (deferred, _) = Self.deferred(extraction.references, base: try webURL(Self.documentURL), charset: .utf8,
-                                          length: bytes.count, table: &urls)
+                                          length: bytes.count)
         let rewrite = try #require(deferred)
-        #expect(try rewrite.rewrite(bytes + [0x20], documentPath: Self.documentPath, urls: urls, localPaths: Self.localPaths(urls)) == nil)
-        #expect(try rewrite.rewrite(bytes, documentPath: Self.documentPath, urls: urls, localPaths: Self.localPaths(urls))
+        #expect(try rewrite.rewrite(bytes + [0x20], documentPath: Self.documentPath, localPaths: Self.localPaths(rewrite)) == nil)
+        #expect(try rewrite.rewrite(bytes, documentPath: Self.documentPath, localPaths: Self.localPaths(rewrite))
             == Array(#"<a href="page@.html">x</a>"#.utf8))
     }
 
@@ -207,11 +238,9 @@ struct DeferredRewriteTests {
         let far = Reference(kind: .link, element: "a", attribute: "href", value: "page", span: 5_000_000_000..<5_000_000_004,
                             isRequisite: false, syntax: .htmlAttribute(quote: .double))
         #expect(ReferenceSite(far) == nil)
-        var urls = URLTable()
-        let (deferred, links) = Self.deferred([far], base: try webURL(Self.documentURL), charset: .utf8, length: 5_000_000_010, table: &urls)
+        let (deferred, links) = Self.deferred([far], base: try webURL(Self.documentURL), charset: .utf8, length: 5_000_000_010)
         #expect(deferred == nil)
         #expect(links.count == 1, "the link is still crawled")
-        #expect(urls.count == 0)
     }
 
     @Test("a replacement equal to the bytes in place is no edit, and keeps integrity")

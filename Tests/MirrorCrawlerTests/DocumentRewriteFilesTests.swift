@@ -38,10 +38,10 @@ struct DocumentRewriteFilesTests {
         let first = try Self.document("docs/s00/section.css", url: "https://example.com/docs/s00/section.css")
         let second = try Self.document("docs/s01/section.css", url: "https://example.com/docs/s01/section.css")
         let raw = fileSystem.absolutePath(SecureFileSystem.rawPath(sha256: Self.sha))
-        #expect(try DocumentPipeline.rewrite(first, fileSystem: fileSystem, directories: directories, paths: paths) == false)
+        #expect(try DocumentPipeline.rewrite(first, fileSystem: fileSystem, directories: directories, localPath: { paths[$0] }) == false)
         let rawInode = try #require(Self.inode(raw))
         #expect(rawInode == Self.inode(fileSystem.absolutePath(first.localPath)), "unchanged: the original itself")
-        #expect(try DocumentPipeline.rewrite(second, fileSystem: fileSystem, directories: directories, paths: paths) == false)
+        #expect(try DocumentPipeline.rewrite(second, fileSystem: fileSystem, directories: directories, localPath: { paths[$0] }) == false)
         #expect(Self.inode(raw) == rawInode, "the raw name kept the first document's inode")
         #expect(try fileSystem.read(first.localPath) == Self.css)
         #expect(try fileSystem.read(second.localPath) == Self.css)
@@ -57,7 +57,7 @@ struct DocumentRewriteFilesTests {
         let originalInode = try #require(Self.inode(fileSystem.absolutePath("css/site.css")))
         let document = try Self.document("css/site.css", url: "https://example.com/css/site.css")
         let changed = try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(),
-                                          paths: ["https://example.com/img/x.png": "img/x.png"])
+                                          localPath: { ["https://example.com/img/x.png": "img/x.png"][$0] })
         #expect(changed)
         #expect(try fileSystem.read("css/site.css") == Array("a { background: url(../img/x.png) }".utf8))
         #expect(try fileSystem.read(SecureFileSystem.rawPath(sha256: Self.sha)) == original)
@@ -77,7 +77,7 @@ struct DocumentRewriteFilesTests {
         try fileSystem.write(Self.css, to: SecureFileSystem.rawPath(sha256: Self.sha))
         let document = try Self.document("docs/s02/section.css", url: "https://example.com/docs/s02/section.css")
         #expect(try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(),
-                                    paths: ["https://example.com/docs/s02/banner.png": "docs/s02/banner.png"]) == false)
+                                    localPath: { ["https://example.com/docs/s02/banner.png": "docs/s02/banner.png"][$0] }) == false)
         #expect(try fileSystem.read("docs/s02/section.css") == Self.css)
         #expect(Self.inode(fileSystem.absolutePath("docs/s02/section.css"))
             == Self.inode(fileSystem.absolutePath(SecureFileSystem.rawPath(sha256: Self.sha))))
@@ -90,7 +90,7 @@ struct DocumentRewriteFilesTests {
         let fileSystem = try SecureFileSystem(root: folder.path + "/snapshot", syncEachFile: false)
         let document = try Self.document("gone.css", url: "https://example.com/gone.css")
         #expect(throws: StoreError.self) {
-            try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(), paths: [:])
+            try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(), localPath: { _ in nil })
         }
     }
 }

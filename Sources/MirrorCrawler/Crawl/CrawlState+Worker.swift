@@ -34,13 +34,3 @@ extension CrawlState {
         }
     }
 }
-
-extension CrawlState {
-    /// Every URL this run has an outcome for: stored, revalidated, failed, redirected or gone.
-    func handledKeys() -> Set<String> {
-        var keys = Set(manifest.map(\.url))
-        keys.formUnion(aliases.keys)
-        keys.formUnion(goneStatuses.keys)
-        return keys
-    }
-}

@@ -3,8 +3,15 @@ import MirrorCore
 import MirrorHTTP
 import MirrorStore
 
-/// The mutable state of one crawl, behind an actor: the frontier, the manifest being built,
-/// failures and counters. Fetch tasks report into it; the driver asks it what to fetch next.
+/// The mutable state of one crawl, behind an actor: the frontier, what was recorded of each
+/// URL, failures and counters. Fetch tasks report into it; the driver asks it what to fetch
+/// next.
+///
+/// Memory stays flat as the site grows (issue #27): every URL has a number in the frontier's
+/// ``URLRegistry``, and the state keeps a few bytes a URL by that number (``Marks``, where its
+/// local path is, a fingerprint of that path). Everything else goes to ``CrawlSpills``: the
+/// manifest's entries (SQLite), the local paths, and the documents with their prepared
+/// rewrites, read back by the rewrite phase.
 actor CrawlState {
     enum DocumentKind: Sendable { case html, css }
 
@@ -21,31 +28,60 @@ actor CrawlState {
         /// marker), so that the rewrite can be skipped when none of them moved.
         var unchangedReferences: [String]? = nil
         /// For a document parsed during this crawl: its references, ready to be rewritten
-        /// without a second parse (targets numbered in ``CrawlState/urls``).
+        /// without a second parse.
         var deferred: DeferredRewrite? = nil
         /// Only the original (in the pack, or under ``MirrorStore/SecureFileSystem/rawPath(sha256:)``) is on disk so
         /// far, not the file under ``localPath``: a body received in memory, or a 304.
         var originalOnly = false
     }
 
+    /// What the crawl recorded of one URL (by its id), in one byte.
+    struct Marks: OptionSet, Sendable {
+        let rawValue: UInt8
+        /// The manifest has an entry for it.
+        static let entry = Marks(rawValue: 1)
+        /// Its entry has a local path (stored, revalidated, carried over or reserved).
+        static let path = Marks(rawValue: 2)
+        /// Its entry has a status (fetched; not a failure or a reservation).
+        static let status = Marks(rawValue: 4)
+        /// Linked in scope: it gets a reserved path if it is not stored (``reservePaths(mapper:)``).
+        static let candidate = Marks(rawValue: 8)
+        /// As a candidate, a requisite.
+        static let candidateRequisite = Marks(rawValue: 16)
+        /// A redirect source (``aliases``).
+        static let alias = Marks(rawValue: 32)
+        /// It answered 404 or 410 after a 2xx last time (``goneStatuses``).
+        static let gone = Marks(rawValue: 64)
+    }
+
+    /// Where a spilled document is (``CrawlSpills/documents``).
+    struct DocumentRef: Sendable {
+        let id: UInt32
+        let length: UInt32
+        let offset: Int64
+    }
+
     var frontier: Frontier
-    private(set) var manifest = Manifest()
+    /// The files the per-URL records go to.
+    let spills: CrawlSpills
+    /// By id.
+    private var marks = ChunkedArray<Marks>()
+    /// By id: where its local path is in ``CrawlSpills/paths`` (offset << 16 | length), 0 for none.
+    private var pathRefs = ChunkedArray<UInt64>()
+    /// By id: the fingerprint of its local path, 0 for none.
+    private var pathHashes = ChunkedArray<UInt64>()
+    /// The documents to rewrite, in the order they were recorded.
+    private(set) var documents = ChunkedArray<DocumentRef>()
     private(set) var failures: [CrawlReport.Failure] = []
     /// Each failed URL's typed failure (the first), for a start URL's exit code and hint and
     /// for the placeholder page of a linked one.
-    private(set) var failedByURL: [String: CrawlFailure] = [:]
-    private(set) var documents: [Document] = []
-    /// The URLs that documents' ``Document/deferred`` rewrites point at.
-    private(set) var urls = URLTable()
-    /// Manifest reference texts by URL, one string each (`+`-marked for requisites): thousands
-    /// of pages list the same stylesheet, and each copy would cost a heap string.
-    private var pageReferenceTexts: [WebURL: String] = [:]
-    private var requisiteReferenceTexts: [WebURL: String] = [:]
+    private var failedByID: [UInt32: CrawlFailure] = [:]
     private(set) var pages = 0
     private(set) var requisites = 0
     private(set) var bytes: Int64 = 0
     private(set) var finishReason: FinishReason?
-    private(set) var aliases: [String: String] = [:]
+    /// Redirect sources → targets.
+    private var aliases: [UInt32: UInt32] = [:]
     private var outOfScope: Set<String> = []
     private(set) var outOfScopeCount = 0
     /// How each stored URL compares with the previous snapshot.
@@ -57,12 +93,9 @@ actor CrawlState {
     /// The last URL's robots rules: nearly every URL has the origin of the one before it, and
     /// this check builds no origin string.
     private var lastRobots: (url: WebURL, userAgent: String, rules: [RobotsTxt.Rule])?
-    /// In-scope URLs that were queued, or refused only for depth: if they end up unfetched,
-    /// they get a reserved local path (see ``reservePaths(mapper:taken:)``). Value: is a requisite.
-    private var candidates: [String: Bool] = [:]
-    /// In-scope page links that a crawler-trap rule (or the depth) held back, by URL: the first
+    /// In-scope page links that a crawler-trap rule (or the depth) held back, by id: the first
     /// time each was held back.
-    private(set) var heldBack: [String: HeldBack] = [:]
+    private var heldBack: [UInt32: HeldBack] = [:]
     /// Items that were in flight when a halted run cancelled its transfers (``halt(_:)``): not
     /// fetched, not failed.
     private(set) var abandoned: [FrontierItem] = []
@@ -74,8 +107,12 @@ actor CrawlState {
         let referrer: String
     }
 
-    init(frontier: Frontier) {
+    /// - Parameters:
+    ///   - frontier: the crawl's frontier; its registry's texts should be ``CrawlSpills/urls``.
+    ///   - spills: where the per-URL records go.
+    init(frontier: Frontier, spills: CrawlSpills) {
         self.frontier = frontier
+        self.spills = spills
     }
 
     func next() -> FrontierAction {
@@ -209,18 +246,21 @@ actor CrawlState {
         var seen = Set<WebURL>()
         references.reserveCapacity(links.count)
         for link in links where seen.insert(link.url).inserted {
-            references.append(referenceText(link))
+            references.append(link.isRequisite ? "+" + link.url.string : link.url.string)
         }
         let entry = ManifestEntry(
             url: finalURL, localPath: localPath, status: response.status,
             contentType: response.headers["Content-Type"], length: response.bodyBytes, sha256: response.sha256,
             etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"], fetchedAt: Date(),
             error: nil, references: references)
-        manifest.upsert(entry)
+        let id = finalURL == item.url ? (item.id ?? frontier.register(finalURL).id) : frontier.register(finalURL).id
+        record(entry, id: id)
         if let documentKind {
-            documents.append(Document(url: finalURL, localPath: localPath, kind: documentKind,
-                                      contentType: response.headers["Content-Type"], sha256: response.sha256,
-                                      deferred: rewrite.flatMap { DeferredRewrite($0, table: &urls) }, originalOnly: originalOnly))
+            var document = Document(url: finalURL, localPath: localPath, kind: documentKind,
+                                    contentType: response.headers["Content-Type"], sha256: response.sha256,
+                                    originalOnly: originalOnly)
+            document.deferred = rewrite.flatMap { DeferredRewrite($0) }
+            spill(document, id: id)
         }
     }
 
@@ -237,21 +277,6 @@ actor CrawlState {
         stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links, documentKind: documentKind,
                change: change, rewrite: rewrite, originalOnly: originalOnly)
         return await nextAction(robotsAgent: robotsAgent)
-    }
-
-    /// The manifest text of a link: its URL, `+`-prefixed for a requisite; shared by all the
-    /// documents that list it.
-    private func referenceText(_ link: DiscoveredLink) -> String {
-        let url = link.url
-        if link.isRequisite {
-            if let text = requisiteReferenceTexts[url] { return text }
-            let text = "+" + url.string
-            requisiteReferenceTexts[url] = text
-            return text
-        }
-        if let text = pageReferenceTexts[url] { return text }
-        pageReferenceTexts[url] = url.string
-        return url.string
     }
 
     /// A `304 Not Modified`: the previous snapshot's file was linked into this one. Its stored
@@ -276,11 +301,12 @@ actor CrawlState {
         var entry = previous
         entry.fetchedAt = Date()
         entry.stale = nil  // checked now
-        manifest.upsert(entry)
+        // The 304 was for this very URL (a redirect is never revalidated), so it is the key.
+        let id = item.id ?? frontier.register(item.url).id
+        record(entry, id: id)
         if let documentKind, let localPath = previous.localPath, let sha = previous.sha256 {
-            // The 304 was for this very URL (a redirect is never revalidated), so it is the key.
-            documents.append(Document(url: item.url, localPath: localPath, kind: documentKind, contentType: previous.contentType,
-                                      sha256: sha, unchangedReferences: previous.references, originalOnly: true))
+            spill(Document(url: item.url, localPath: localPath, kind: documentKind, contentType: previous.contentType,
+                           sha256: sha, unchangedReferences: previous.references, originalOnly: true), id: id)
         }
     }
 
@@ -293,36 +319,50 @@ actor CrawlState {
         return await nextAction(robotsAgent: robotsAgent)
     }
 
-    /// Entries a run that stopped early keeps from the previous snapshot (see
-    /// ``Crawler/carryOver(from:state:staging:originals:)``): stale files, whose references
-    /// become candidates for a local path like any link, and the redirects it had recorded.
-    func carry(_ entries: [(ManifestEntry, DocumentKind?)], redirects: [ManifestEntry]) {
-        for (entry, kind) in entries {
-            manifest.upsert(entry)
-            for reference in entry.references {
-                let isRequisite = reference.hasPrefix("+")
-                let key = isRequisite ? String(reference.dropFirst()) : reference
-                if candidates[key] == nil { candidates[key] = isRequisite }
-            }
-            if let kind, let localPath = entry.localPath, let sha = entry.sha256, let url = WebURL(entry.url) {
-                documents.append(Document(url: url, localPath: localPath, kind: kind, contentType: entry.contentType,
-                                          sha256: sha, unchangedReferences: entry.references, originalOnly: true))
+    /// An entry a run that stopped early keeps from the previous snapshot (see
+    /// ``Crawler/carryOver(from:state:staging:originals:)``): a stale file, whose in-scope
+    /// references become candidates for a local path like any link.
+    func carry(_ entry: ManifestEntry, kind: DocumentKind?) {
+        let id = frontier.register(key: entry.url).id
+        record(entry, id: id)
+        let depth = (entry.stale?.depth ?? 0) + 1
+        for reference in entry.references {
+            let isRequisite = reference.hasPrefix("+")
+            let key = isRequisite ? String(reference.dropFirst()) : reference
+            if let known = frontier.registry.id(forKey: key), mark(known).contains(.candidate) { continue }
+            guard let url = WebURL(key) else { continue }
+            switch frontier.scope.classify(url, isRequisite: isRequisite, depth: isRequisite ? depth - 1 : depth) {
+            case .page, .requisite, .tooDeep:
+                let target = frontier.register(url).id
+                setMarks(target, isRequisite ? [.candidate, .candidateRequisite] : [.candidate])
+            default:
+                break
             }
         }
-        for entry in redirects {
-            guard let target = entry.references.first else { continue }
-            manifest.upsert(entry)
-            aliases[entry.url] = target
+        if let kind, let localPath = entry.localPath, let sha = entry.sha256, let url = WebURL(entry.url) {
+            spill(Document(url: url, localPath: localPath, kind: kind, contentType: entry.contentType,
+                           sha256: sha, unchangedReferences: entry.references, originalOnly: true), id: id)
         }
+    }
+
+    /// A redirect of the previous snapshot that a run which stopped early keeps.
+    func carryRedirect(_ entry: ManifestEntry) {
+        guard let target = entry.references.first else { return }
+        let id = frontier.register(key: entry.url).id
+        record(entry, id: id)
+        aliases[id] = frontier.register(key: target).id
+        setMarks(id, .alias)
     }
 
     /// `item` redirected to `finalURL`. Returns false when `finalURL` is fetched by another
     /// task already; links to `item` then follow that copy.
     func redirected(_ item: FrontierItem, to finalURL: WebURL, status: Int) -> Bool {
-        aliases[item.url.string] = finalURL.string
-        manifest.upsert(ManifestEntry(
+        let id = item.id ?? frontier.register(item.url).id
+        aliases[id] = frontier.register(finalURL).id
+        setMarks(id, .alias)
+        record(ManifestEntry(
             url: item.url, localPath: nil, status: status, contentType: nil, length: nil, sha256: nil,
-            etag: nil, lastModified: nil, fetchedAt: Date(), error: nil, references: [finalURL.string]))
+            etag: nil, lastModified: nil, fetchedAt: Date(), error: nil, references: [finalURL.string]), id: id)
         return frontier.redirected(item, to: finalURL)
     }
 
@@ -332,16 +372,18 @@ actor CrawlState {
         wakeWaiters()
     }
 
-    /// A URL of the previous snapshot answered 404/410: it is left out of the new snapshot
+    /// A URL of the previous snapshot that answered 404/410: it is left out of the new snapshot
     /// (counted as removed), and links to it keep a reserved local path.
     func gone(_ item: FrontierItem, status: Int) {
         frontier.fail(item)
         wakeWaiters()
-        goneStatuses[item.url.string] = status
+        let id = item.id ?? frontier.register(item.url).id
+        goneStatuses[id] = status
+        setMarks(id, .gone)
     }
 
     /// URLs of the previous snapshot that answered 404 or 410 this time, with that status.
-    private(set) var goneStatuses: [String: Int] = [:]
+    private var goneStatuses: [UInt32: Int] = [:]
 
     /// Records a URL that failed.
     func failed(_ item: FrontierItem, _ failure: CrawlFailure) {
@@ -353,11 +395,17 @@ actor CrawlState {
             abandoned.append(item)
             return
         }
-        if failedByURL[item.url.string] == nil { failedByURL[item.url.string] = failure }
+        let id = item.id ?? frontier.register(item.url).id
+        if failedByID[id] == nil { failedByID[id] = failure }
         failures.append(.init(url: item.url.string, kind: failure.kind.name, cause: failure.cause, referrer: item.referrer?.string))
-        manifest.upsert(ManifestEntry(
+        record(ManifestEntry(
             url: item.url, localPath: nil, status: nil, contentType: nil, length: nil, sha256: nil,
-            etag: nil, lastModified: nil, fetchedAt: Date(), error: "\(failure.kind.name): \(failure.cause)", references: []))
+            etag: nil, lastModified: nil, fetchedAt: Date(), error: "\(failure.kind.name): \(failure.cause)", references: []), id: id)
+    }
+
+    /// The typed failure of a URL that failed, by its normalised text.
+    func failure(forKey key: String) -> CrawlFailure? {
+        frontier.registry.id(forKey: key).flatMap { failedByID[$0] }
     }
 
     /// Offers a document's links to the frontier and remembers what it refused or queued.
@@ -366,14 +414,19 @@ actor CrawlState {
         for (link, result) in zip(links, results) {
             switch result {
             case .refused(.outOfScope): noteOutOfScope(link.url)
-            case .queued(let queued): candidates[queued.url.string] = queued.isRequisite
+            case .queued(let queued):
+                let id = queued.id ?? frontier.register(queued.url).id
+                setMarks(id, [.candidate])
+                if queued.isRequisite { setMarks(id, .candidateRequisite) } else { clearMarks(id, .candidateRequisite) }
             case .refused(.tooDeep):
-                if candidates[link.url.string] == nil { candidates[link.url.string] = link.isRequisite }
+                let id = frontier.register(link.url.withoutFragment).id
+                if !mark(id).contains(.candidate) { setMarks(id, link.isRequisite ? [.candidate, .candidateRequisite] : .candidate) }
                 let limit = frontier.scope.configuration.maxDepth.map { " (\($0))" } ?? ""
-                noteHeldBack(link.url, rule: .depth, detail: "more page links from the start than the depth limit\(limit)", from: item)
+                noteHeldBack(id, rule: .depth, detail: "more page links from the start than the depth limit\(limit)", from: item)
             case .heldBack(let rule, let detail):
-                if candidates[link.url.string] == nil { candidates[link.url.string] = false }
-                noteHeldBack(link.url, rule: rule, detail: detail, from: item)
+                let id = frontier.register(link.url.withoutFragment).id
+                if !mark(id).contains(.candidate) { setMarks(id, .candidate) }
+                noteHeldBack(id, rule: rule, detail: detail, from: item)
             case .tooLong(let length, let limit):
                 // Over the URL length limit: reported, never fetched.
                 if reportedLong.insert(link.url.string).inserted {
@@ -388,18 +441,17 @@ actor CrawlState {
 
     private var reportedLong: Set<String> = []
 
-    private func noteHeldBack(_ url: WebURL, rule: TrapRule, detail: String, from item: FrontierItem) {
-        let key = url.string
-        guard heldBack[key] == nil else { return }
-        heldBack[key] = HeldBack(rule: rule, detail: detail, referrer: item.url.string)
+    private func noteHeldBack(_ id: UInt32, rule: TrapRule, detail: String, from item: FrontierItem) {
+        guard heldBack[id] == nil else { return }
+        heldBack[id] = HeldBack(rule: rule, detail: detail, referrer: item.url.string)
     }
 
     /// The held-back links that were never fetched after all (another link may have reached
     /// the same URL within the rules), sorted by URL.
     func heldBackUnfetched() -> [(url: String, held: HeldBack)] {
-        heldBack.filter { key, _ in manifest.entry(forKey: key)?.localPath == nil || manifest.entry(forKey: key)?.status == nil }
-            .sorted { $0.key < $1.key }
-            .map { ($0.key, $0.value) }
+        heldBack.filter { id, _ in !mark(id).isSuperset(of: [.path, .status]) }
+            .map { (frontier.registry.text(of: $0.key), $0.value) }
+            .sorted { $0.0 < $1.0 }
     }
 
     /// Counts an out-of-scope link of one document (each document offers a URL once, on a
@@ -413,6 +465,7 @@ actor CrawlState {
 
     /// A local path given to a URL that was linked but not mirrored.
     struct Reservation: Sendable, Equatable {
+        let url: String
         let path: String
         let isRequisite: Bool
         /// Why it is not in the mirror; its ``NotMirroredReason/manifestText`` is the manifest's.
@@ -426,58 +479,157 @@ actor CrawlState {
     /// includes URLs robots.txt disallows and in-scope URLs that redirect out of scope: their
     /// placeholder says so.
     ///
-    /// - Parameter taken: the paths of the stored files (asked for only when a URL needs one).
-    /// - Returns: URL → reservation.
-    func reservePaths(mapper: PathMapper, taken: () -> Set<String>) -> [String: Reservation] {
+    /// - Returns: the reservations, sorted by URL.
+    func reservePaths(mapper: PathMapper) -> [Reservation] {
         // Most candidates were stored: only the rest are sorted (for a deterministic order).
-        let unstored = candidates.filter { key, _ in
-            guard let entry = manifest.entry(forKey: key) else { return true }
-            return entry.localPath == nil && aliases[key] == nil
+        var unstored: [(key: String, id: UInt32, isRequisite: Bool)] = []
+        for index in marks.indices {
+            let mark = marks[index]
+            guard mark.contains(.candidate), !mark.contains(.path), !mark.contains(.alias) else { continue }
+            let id = UInt32(index)
+            unstored.append((frontier.registry.text(of: id), id, mark.contains(.candidateRequisite)))
         }
-        guard !unstored.isEmpty else { return [:] }
-        var reserved: [String: Reservation] = [:]
-        var used = taken()
+        guard !unstored.isEmpty else { return [] }
+        unstored.sort { $0.key < $1.key }
+        // The stored files' paths, by fingerprint: a reserved path never takes one of them.
+        var used = Set(pathHashes.lazy.filter { $0 != 0 })
         let unfetchedKeys = frontier.haltedBecause == nil ? [] : Set(unfetched.map(\.url.string))
-        for (key, isRequisite) in unstored.sorted(by: { $0.key < $1.key }) {
+        var reserved: [Reservation] = []
+        for (key, id, isRequisite) in unstored {
             guard let url = WebURL(key) else { continue }
             let path = mapper.relativePath(for: url, contentType: isRequisite ? nil : "text/html")
-            guard used.insert(path).inserted else { continue }
+            guard used.insert(ManifestIndex.pathHash(path)).inserted else { continue }
             let reason: NotMirroredReason
-            if let failure = failedByURL[key] {
+            if let failure = failedByID[id] {
                 reason = .failed(failure.kind, cause: failure.cause)
-            } else if let status = goneStatuses[key] {
+            } else if let status = goneStatuses[id] {
                 reason = .gone(status: status)
-            } else if let held = heldBack[key] {
+            } else if let held = heldBack[id] {
                 reason = .heldBack(held)
             } else if unfetchedKeys.contains(key) {
                 reason = .stopped
             } else {
                 reason = .beyondLimits
             }
-            reserved[key] = Reservation(path: path, isRequisite: isRequisite, reason: reason)
-            manifest.upsert(ManifestEntry(url: url, localPath: path, status: nil, fetchedAt: nil, error: reason.manifestText))
+            reserved.append(Reservation(url: key, path: path, isRequisite: isRequisite, reason: reason))
+            record(ManifestEntry(url: url, localPath: path, status: nil, fetchedAt: nil, error: reason.manifestText), id: id)
         }
         return reserved
     }
 
-    /// URL → local path for every stored URL and every redirect that leads to one.
-    func localPaths() -> [String: String] {
-        var paths: [String: String] = [:]
-        for entry in manifest {
-            if let path = entry.localPath { paths[entry.url] = path }
-        }
-        for (from, to) in aliases {
-            var target = to
-            var hops = 0
-            while paths[target] == nil, let next = aliases[target], hops < 20 {
-                target = next
-                hops += 1
-            }
-            if let path = paths[target] { paths[from] = path }
-        }
-        return paths
+    /// URL → local path for every URL stored or reserved so far, and every redirect that leads
+    /// to one. Flushes the spill files first: the rewrite reads them from several threads.
+    func localPaths() -> LocalPaths {
+        spills.flush()
+        return LocalPaths(registry: frontier.registry, pathRefs: pathRefs, pathHashes: pathHashes, aliases: aliases,
+                          paths: spills.paths)
     }
+
+    /// Whether the run recorded anything for a URL (by its normalised text): an entry, a
+    /// redirect, or a 404/410 that removed it. What it did not handle, a run that stopped early
+    /// carries over from the previous snapshot.
+    func isHandled(_ key: String) -> Bool {
+        guard let id = frontier.registry.id(forKey: key) else { return false }
+        return !mark(id).isDisjoint(with: [.entry, .alias, .gone])
+    }
+
+    /// Which URLs' entries have a status, as a value the report can ask without the actor.
+    func statuses() -> StatusLookup {
+        StatusLookup(registry: frontier.registry, marks: marks)
+    }
+
+    /// Whether a URL's entry has a status (it was fetched this run), by its normalised text.
+    struct StatusLookup: Sendable {
+        let registry: URLRegistry
+        let marks: ChunkedArray<Marks>
+
+        func hasStatus(_ key: String) -> Bool {
+            guard let id = registry.id(forKey: key), Int(id) < marks.count else { return false }
+            return marks[Int(id)].contains(.status)
+        }
+    }
+
+    /// The keys among `keys` that the run recorded nothing for (``isHandled(_:)``).
+    func unhandled(_ keys: [String]) -> [String] {
+        keys.filter { !isHandled($0) }
+    }
+
+    /// Whether the URL's entry has a status (it was fetched), by its normalised text.
+    func hasStatus(_ key: String) -> Bool {
+        frontier.registry.id(forKey: key).map { mark($0).contains(.status) } ?? false
+    }
+
+    /// The recorded documents, read back one at a time from their spill (for the rewrite
+    /// phase; nil for a record that cannot be read).
+    nonisolated func document(_ ref: DocumentRef, registry: URLRegistry) -> Document? {
+        guard let url = registry.url(of: ref.id) else { return nil }
+        return try? spills.documents.withBytes(at: ref.offset, count: Int(ref.length)) { bytes in
+            var reader = ByteRecord.Reader(bytes)
+            return Document.read(from: &reader, url: url)
+        }
+    }
+
+    /// The manifest's entries (for the report and the previous snapshot's comparison).
+    var manifest: ManifestRecords { spills.manifest }
 
     var stats: FrontierStats { frontier.stats }
     var trapPeaks: TrapPeaks { frontier.trapPeaks }
+
+    // MARK: Records by id
+
+    /// Writes `entry` to the manifest under `id` and notes what it has.
+    private func record(_ entry: ManifestEntry, id: UInt32) {
+        do {
+            try spills.manifest.upsert(entry, id: id)
+        } catch {
+            abort(error)
+        }
+        growColumns(to: id)
+        var add: Marks = [.entry]
+        if entry.status != nil { add.insert(.status) } else { marks[Int(id)].remove(.status) }
+        if let path = entry.localPath {
+            add.insert(.path)
+            let utf8 = path.utf8.count
+            let offset = spills.paths.append(utf8: path)
+            pathRefs[Int(id)] = UInt64(offset) << 16 | UInt64(min(utf8, 0xFFFF))
+            pathHashes[Int(id)] = ManifestIndex.pathHash(path)
+        } else {
+            marks[Int(id)].remove(.path)
+            pathRefs[Int(id)] = 0
+            pathHashes[Int(id)] = 0
+        }
+        marks[Int(id)].formUnion(add)
+        if let failure = spills.failure { abort(failure) }
+    }
+
+    /// Writes a document to the documents spill.
+    private func spill(_ document: Document, id: UInt32) {
+        var writer = ByteRecord.Writer(reservingCapacity: 256)
+        document.write(to: &writer)
+        let offset = spills.documents.append(writer.bytes)
+        documents.append(DocumentRef(id: id, length: UInt32(writer.bytes.count), offset: offset))
+    }
+
+    private func mark(_ id: UInt32) -> Marks {
+        Int(id) < marks.count ? marks[Int(id)] : []
+    }
+
+    private func setMarks(_ id: UInt32, _ add: Marks) {
+        growColumns(to: id)
+        marks[Int(id)].formUnion(add)
+    }
+
+    private func clearMarks(_ id: UInt32, _ remove: Marks) {
+        guard Int(id) < marks.count else { return }
+        marks[Int(id)].subtract(remove)
+    }
+
+    private func growColumns(to id: UInt32) {
+        let needed = Int(id) + 1
+        guard marks.count < needed else { return }
+        let more = needed - marks.count
+        marks.append(repeating: [], count: more)
+        pathRefs.append(repeating: 0, count: more)
+        pathHashes.append(repeating: 0, count: more)
+    }
 }

@@ -16,18 +16,21 @@ extension Crawler {
     func carryOver(
         from previous: PreviousSnapshot, state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack
     ) async throws(StoreError) -> Int {
-        let handled = await state.handledKeys()
         var unfetched: [String: FrontierItem] = [:]
         for item in await state.unfetched { unfetched[item.url.string] = item }
-        var carried: [(ManifestEntry, CrawlState.DocumentKind?)] = []
-        var redirects: [ManifestEntry] = []
-        for entry in previous.manifest where !handled.contains(entry.url) {
-            guard let status = entry.status, let url = WebURL(entry.url) else { continue }
+        // The previous entries worth keeping: stored files and redirects, unless this run
+        // recorded an outcome for them.
+        var keys: [String] = []
+        try previous.manifest.forEach(kinds: [.stored, .redirect]) { entry in
+            keys.append(entry.url)
+        }
+        var carried = 0
+        for key in await state.unhandled(keys) {
+            guard let entry = previous.entry(forKey: key), let status = entry.status, let url = WebURL(entry.url) else { continue }
             if (300...399).contains(status) {
-                redirects.append(entry)
+                await state.carryRedirect(entry)
                 continue
             }
-            guard (200...299).contains(status), entry.localPath != nil else { continue }
             let linked: LinkedKind?
             do {
                 linked = try linkPrevious(entry, url: url, previous: previous, staging: staging, originals: originals)
@@ -42,9 +45,9 @@ extension Crawler {
                 let item = unfetched[entry.url]
                 kept.stale = ManifestEntry.Stale(depth: item?.depth ?? 0, isRequisite: item?.isRequisite ?? (linked.document != .html))
             }
-            carried.append((kept, linked.document))
+            await state.carry(kept, kind: linked.document)
+            carried += 1
         }
-        await state.carry(carried, redirects: redirects)
-        return carried.count
+        return carried
     }
 }

@@ -11,6 +11,8 @@ extension Crawler {
         let store: SnapshotStore
         let staging: StagingSnapshot
         let originals: OriginalsPack
+        /// Where the crawl keeps its per-URL records (``CrawlSpills``), in `_mirror/tmp/`.
+        let spills: CrawlSpills
         let previous: PreviousSnapshot?
 
         init(job: SiteJob, started: Date) throws(CrawlError) {
@@ -20,6 +22,7 @@ extension Crawler {
                 staging = try store.begin(now: started)
                 try staging.fileSystem.createDirectory("_mirror/tmp")
                 originals = try OriginalsPack.create(in: staging.fileSystem)
+                spills = try CrawlSpills.create(in: staging.fileSystem)
             } catch {
                 throw .store(error)
             }
@@ -41,11 +44,11 @@ extension Crawler {
     func fetchPhase(_ run: RunFiles) async throws(CrawlError) -> Fetched {
         var frontier = Frontier(scope: scope, limits: FrontierLimits(
             maxPages: job.limits.maxPages, maxBytes: job.limits.maxBytes, maxURLLength: job.limits.maxURLLength,
-            traps: job.traps))
+            traps: job.traps), texts: run.spills.urls)
         frontier.seed(job.startURLs)
         // What the last run left stale is revalidated before anything else.
         if let previous = run.previous { frontier.seedFirst(previous.staleItems(in: scope)) }
-        let state = CrawlState(frontier: frontier)
+        let state = CrawlState(frontier: frontier, spills: run.spills)
         // The browser first: without it, render mode fetches nothing at all.
         do {
             try await startRendering(state: state, staging: run.staging, originals: run.originals, previous: run.previous)
@@ -69,12 +72,11 @@ extension Crawler {
 
     /// What the assembly leaves for the report.
     struct Assembled: Sendable {
-        let manifest: Manifest
         let rewritten: Int
         let carried: Int
         let warnings: [String]
-        /// The run's path tables, freed with the rest (``run()``).
-        let tables: (paths: [String: String], stored: [String: String], reserved: [String: CrawlState.Reservation])
+        /// The run's path table, freed with the rest (``run()``).
+        let paths: LocalPaths
     }
 
     /// Makes the snapshot whole: the previous copy of what an early stop did not reach, the
@@ -99,22 +101,20 @@ extension Crawler {
         // The downloads are final: write them out while the links are rewritten.
         staging.beginFlush()
         directories.removeEmpty(in: staging.fileSystem)
-        var paths = await state.localPaths()
-        let startFailures = await startURLFailures(state: state, paths: paths)
+        let startFailures = await startURLFailures(state: state)
         if startFailures.count == job.startURLs.count, let first = startFailures.first {
             throw .startFailed(url: first.url, failure: first.failure)
         }
-        let stored = paths
-        let reserved = await state.reservePaths(mapper: mapper, taken: { Set(stored.values) })
-        paths.merge(reserved.mapValues(\.path)) { existing, _ in existing }
+        let reserved = await state.reservePaths(mapper: mapper)
+        if let fatal = await state.fatal { throw .store(fatal) }
+        let paths = await state.localPaths()
         progress?.phase("rewriting links")
         // Placeholders go to paths no stored file has: written beside the rewrite.
         async let placeholders = Result { () throws(StoreError) in
             try writePlaceholders(for: reserved, in: staging.fileSystem, date: run.started)
         }
         // The manifest is final now: it is written while the documents are rewritten.
-        let manifest = await state.manifest
-        async let manifestSaved = Self.save(manifest, to: staging.fileSystem)
+        async let manifestSaved = Self.save(run.spills.manifest, to: staging.fileSystem)
         let (rewritten, rewriteFailures) = await rewriteDocuments(
             state: state, staging: staging, originals: run.originals, paths: paths, previous: run.previous)
         let manifestError = await manifestSaved
@@ -138,12 +138,12 @@ extension Crawler {
         do throws(StoreError) {
             if let manifestError { throw manifestError }
             try writeRootIndex(staging: staging, paths: paths)
+            run.spills.remove()
             staging.fileSystem.removeEmptyDirectory("_mirror/tmp")
         } catch {
             throw .store(error)
         }
-        return Assembled(manifest: manifest, rewritten: rewritten, carried: carried, warnings: warnings,
-                         tables: (consume paths, stored, reserved))
+        return Assembled(rewritten: rewritten, carried: carried, warnings: warnings, paths: paths)
     }
 
     /// The run's `report.json`.
@@ -167,6 +167,7 @@ extension Crawler {
                             + (assembled.carried > 0 ? ", \(assembled.carried) kept from the previous snapshot unrevalidated (stale)" : ""))
         }
         let held = await state.heldBackUnfetched()
+        let statuses = await state.statuses()
         var heldByRule: [String: Int] = [:]
         for entry in held { heldByRule[entry.held.rule.rawValue, default: 0] += 1 }
         var report = CrawlReport(
@@ -177,7 +178,7 @@ extension Crawler {
             failed: failures.count, bytes: await state.bytes,
             added: await state.changes[.added] ?? 0, changed: await state.changes[.changed] ?? 0,
             unchanged: await state.changes[.unchanged] ?? 0,
-            removed: run.previous.map { $0.removedCount(comparedWith: assembled.manifest) } ?? 0,
+            removed: run.previous.map { previous in previous.removedCount(hasStatus: statuses.hasStatus) } ?? 0,
             previousSnapshot: run.previous?.id, rewrittenDocuments: assembled.rewritten,
             errorsByKind: byKind, errors: failures, outOfScope: await state.outOfScopeList,
             outOfScopeCount: await state.outOfScopeCount, warnings: warnings,

@@ -146,7 +146,7 @@ extension Crawler {
     }
 
     private func change(of url: WebURL, sha256: String, run: Rendering.Run) -> CrawlState.Change {
-        run.previous?.manifest.entry(forKey: url.string).map { $0.sha256 == sha256 ? .unchanged : .changed } ?? .added
+        run.previous?.entry(forKey: url.string).map { $0.sha256 == sha256 ? .unchanged : .changed } ?? .added
     }
 
     /// Stores each same-origin frame as the browser built it (scripts neutralised as for the

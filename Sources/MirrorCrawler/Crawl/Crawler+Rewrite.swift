@@ -9,16 +9,14 @@ import Glibc
 extension Crawler {
     /// Rewrites every stored HTML and CSS document so that its references point at the local
     /// copies (relative links), or at the origin (absolute) when not mirrored. Runs one task per
-    /// core; each document is replaced atomically, and only if something changed.
+    /// core; each reads its documents back from the crawl's spill, and each document is
+    /// replaced atomically, and only if something changed.
     ///
     /// - Returns: how many documents were rewritten.
     func rewriteDocuments(
-        state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, paths: [String: String], previous: PreviousSnapshot?
+        state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, paths: LocalPaths, previous: PreviousSnapshot?
     ) async -> (rewritten: Int, failures: [(path: String, error: StoreError)]) {
         let documents = await state.documents
-        let urls = await state.urls
-        let localPaths = urls.strings.map { paths[$0] }
-        let previousPaths = previous?.localPaths() ?? [:]
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let fileSystem = staging.fileSystem
         let directories = self.directories
@@ -27,17 +25,24 @@ extension Crawler {
                 group.addTask {
                     var count = 0
                     var failures: [(path: String, error: StoreError)] = []
+                    var lookup = PathCache(paths: paths)
                     var index = worker
                     while index < documents.count {
-                        let document = documents[index]
+                        let ref = documents[index]
                         index += workers
-                        if let previous, Self.reuseRewritten(document, previous: previous, previousPaths: previousPaths,
-                                                             paths: paths, fileSystem: fileSystem, directories: directories) {
+                        guard let document = state.document(ref, registry: paths.registry) else {
+                            failures.append(("(document \(ref.id))", .io(operation: "read", path: "_mirror/tmp/documents.spill", errno: EIO)))
+                            continue
+                        }
+                        if let previous, Self.reuseRewritten(document, previous: previous, paths: paths,
+                                                             fileSystem: fileSystem, directories: directories) {
                             continue
                         }
                         do {
-                            if try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: directories, paths: paths,
-                                                urls: (urls, localPaths), originals: originals) { count += 1 }
+                            if try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: directories,
+                                                            localPath: { lookup.path(ofKey: $0) }, originals: originals) {
+                                count += 1
+                            }
                         } catch let error as StoreError {
                             failures.append((document.localPath, error))
                         } catch {
@@ -57,18 +62,39 @@ extension Crawler {
         }
     }
 
+    /// A rewrite worker's view of ``LocalPaths``: the paths a site's documents share
+    /// (navigation, stylesheets) are read from the spill once, not once per document.
+    struct PathCache {
+        let paths: LocalPaths
+        private var known: [String: String?] = [:]
+
+        init(paths: LocalPaths) {
+            self.paths = paths
+        }
+
+        /// The local path of a URL by its normalised text.
+        mutating func path(ofKey key: String) -> String? {
+            if let hit = known[key] { return hit }
+            let path = paths.path(ofKey: key)
+            // Bounded: a site with 100,000 URLs does not keep them all here.
+            if known.count >= 4_096 { known.removeAll(keepingCapacity: true) }
+            known[key] = path
+            return path
+        }
+    }
+
     /// Links the previous snapshot's rewritten copy of an unchanged document, when every URL it
     /// refers to maps to the same local path (or to none) in both snapshots: rewriting it again
     /// would give the same bytes. Returns false when the document must be rewritten.
     static func reuseRewritten(
-        _ document: CrawlState.Document, previous: PreviousSnapshot, previousPaths: [String: String],
-        paths: [String: String], fileSystem: SecureFileSystem, directories: CreatedDirectories
+        _ document: CrawlState.Document, previous: PreviousSnapshot, paths: LocalPaths,
+        fileSystem: SecureFileSystem, directories: CreatedDirectories
     ) -> Bool {
         guard let references = document.unchangedReferences,
-              previousPaths[document.url.string] == document.localPath else { return false }
+              previous.pathHash(forKey: document.url.string) == ManifestIndex.pathHash(document.localPath) else { return false }
         for reference in references {
             let url = reference.hasPrefix("+") ? String(reference.dropFirst()) : reference
-            if previousPaths[url] != paths[url] { return false }
+            if previous.pathHash(forKey: url) != paths.pathHash(ofKey: url) { return false }
         }
         do {
             try directories.ensure(CreatedDirectories.parent(of: document.localPath), in: fileSystem)
@@ -83,16 +109,17 @@ extension Crawler {
     /// still lists them).
     static let maxPlaceholders = 10_000
 
-    /// Writes a file at each reserved path (``CrawlState/reservePaths(mapper:taken:)``): for a
+    /// Writes a file at each reserved path (``CrawlState/reservePaths(mapper:)``): for a
     /// page, a ``NotMirroredPage`` that says why it is missing; for a requisite, an empty file.
     /// So every local link of the copy opens something, from disk as through `serve`.
     /// - Returns: how many could not be written, and the first such error.
     /// - Throws: ``MirrorStore/StoreError/diskFull(path:)`` at once.
-    func writePlaceholders(for reserved: [String: CrawlState.Reservation], in fileSystem: SecureFileSystem,
+    func writePlaceholders(for reserved: [CrawlState.Reservation], in fileSystem: SecureFileSystem,
                            date: Date) throws(StoreError) -> (failed: Int, first: StoreError?) {
         var failed = 0
         var first: StoreError?
-        for (url, reservation) in reserved.sorted(by: { $0.key < $1.key }).prefix(Self.maxPlaceholders) {
+        for reservation in reserved.prefix(Self.maxPlaceholders) {
+            let url = reservation.url
             // The snapshot's own index.html leads to the start page (``writeRootIndex``).
             if reservation.path == "index.html" { continue }
             let bytes = reservation.isRequisite
@@ -112,8 +139,8 @@ extension Crawler {
 
     /// Writes `index.html` at the snapshot root, leading to the start page, unless the start
     /// page (or another mirrored page) already is `index.html`.
-    func writeRootIndex(staging: StagingSnapshot, paths: [String: String]) throws(StoreError) {
-        guard let start = job.startURLs.first, let startPath = paths[start.string], startPath != "index.html" else { return }
+    func writeRootIndex(staging: StagingSnapshot, paths: LocalPaths) throws(StoreError) {
+        guard let start = job.startURLs.first, let startPath = paths.path(ofKey: start.string), startPath != "index.html" else { return }
         if (try? staging.fileSystem.read("index.html")) != nil { return }
         let link = PathMapper.relativeLink(from: "index.html", to: startPath, fragment: nil)
         let escaped = link.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")

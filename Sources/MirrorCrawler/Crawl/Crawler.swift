@@ -283,7 +283,7 @@ public final class Crawler: Sendable {
                 return await process(item, download: download, state: state, staging: staging, originals: originals,
                                      previous: previous, robotsAgent: robotsAgent, revalidate: false)
             case 200...299:
-                let change: CrawlState.Change = previous?.manifest.entry(forKey: finalURL.string).map {
+                let change: CrawlState.Change = previous?.entry(forKey: finalURL.string).map {
                     $0.sha256 == response.sha256 ? .unchanged : .changed
                 } ?? .added
                 if shouldRender(item, response: response) {
@@ -298,7 +298,7 @@ public final class Crawler: Sendable {
                 let target = response.redirectLocation ?? "(no Location header)"
                 await state.failed(item, .init(kind: .redirectOutOfScope, cause: "redirects to \(target), outside the scope"))
             case 404, 410:
-                guard let status = previous?.manifest.entry(forKey: item.url.string)?.status, (200...299).contains(status) else { fallthrough }
+                guard let status = previous?.entry(forKey: item.url.string)?.status, (200...299).contains(status) else { fallthrough }
                 // Gone since the last snapshot: dropped from the new one, not a failure.
                 SecureFileSystem.discard(temporaryPath: temporaryPath)
                 await state.gone(item, status: response.status)
@@ -440,7 +440,7 @@ public final class Crawler: Sendable {
 
     /// Writes the snapshot's manifest; returns the error instead of throwing it (it runs
     /// beside the rewrite, whose failures decide first).
-    static func save(_ manifest: Manifest, to fileSystem: SecureFileSystem) -> StoreError? {
+    static func save(_ manifest: ManifestRecords, to fileSystem: SecureFileSystem) -> StoreError? {
         do {
             try manifest.save(to: fileSystem, at: "_mirror/manifest.tsv")
             return nil
@@ -454,12 +454,14 @@ public final class Crawler: Sendable {
         NumberText.fixed(Date().timeIntervalSince(start), fractionDigits: 3) + " s"
     }
 
-    func startURLFailures(state: CrawlState, paths: [String: String]) async -> [(url: String, failure: CrawlFailure)] {
-        let failures = await state.failedByURL
-        return job.startURLs.compactMap { url in
-            guard paths[url.string] == nil, let failure = failures[url.string] else { return nil }
-            return (url.string, failure)
+    /// The start URLs that failed and have no local path (not even through a redirect).
+    func startURLFailures(state: CrawlState) async -> [(url: String, failure: CrawlFailure)] {
+        let paths = await state.localPaths()
+        var failed: [(url: String, failure: CrawlFailure)] = []
+        for url in job.startURLs where paths.path(ofKey: url.string) == nil {
+            if let failure = await state.failure(forKey: url.string) { failed.append((url.string, failure)) }
         }
+        return failed
     }
 
 }

@@ -5,10 +5,14 @@ import MirrorStore
 
 /// The snapshot a run compares against: its manifest (validators, references) and its files
 /// (hard-linked into the new snapshot when unchanged).
+///
+/// The manifest is not loaded: a ``MirrorStore/ManifestIndex`` knows where each entry's line
+/// is, and an entry is read when asked for, so a refresh of 100,000 URLs holds about 40 bytes
+/// a URL of it (issue #27).
 struct PreviousSnapshot: Sendable {
     let id: String
     let fileSystem: SecureFileSystem
-    let manifest: Manifest
+    let manifest: ManifestIndex
     /// The originals of its documents, when it keeps them in a pack (snapshots made before the
     /// pack keep them as `_mirror/raw/<sha256>` files, which are still read).
     let originals: OriginalsPack?
@@ -24,7 +28,7 @@ struct PreviousSnapshot: Sendable {
     static func load(from store: SnapshotStore) -> PreviousSnapshot? {
         guard let id = store.currentID, let path = store.currentPath,
               let fileSystem = try? SecureFileSystem(root: path, create: false),
-              let manifest = (try? Manifest.loadIfPresent(from: fileSystem, at: "_mirror/manifest.tsv")) ?? nil
+              let manifest = (try? ManifestIndex.open(in: fileSystem, at: "_mirror/manifest.tsv")) ?? nil
         else { return nil }
         var snapshot = PreviousSnapshot(id: id, fileSystem: fileSystem, manifest: manifest, originals: OriginalsPack.open(in: fileSystem))
         snapshot.renders = RenderLedger.load(from: fileSystem)
@@ -44,24 +48,28 @@ struct PreviousSnapshot: Sendable {
         return entry
     }
 
-    /// URL → local path in the previous snapshot, as its documents were rewritten with: stored
-    /// and reserved paths, and redirects to them.
-    func localPaths() -> [String: String] {
-        var paths: [String: String] = [:]
-        for entry in manifest { if let path = entry.localPath { paths[entry.url] = path } }
-        for entry in manifest where entry.localPath == nil && entry.status.map({ (300...399).contains($0) }) == true {
-            if let target = entry.references.first, let path = paths[target] { paths[entry.url] = path }
-        }
-        return paths
+    /// The fingerprint (``MirrorCore/WebURL/fingerprint(of:)``) of the local path a URL had in
+    /// this snapshot, its own or its redirect's target's; 0 when it had none.
+    func pathHash(forKey key: String) -> UInt64 {
+        manifest.pathHash(forKey: key)
     }
 
-    /// URLs stored in the previous snapshot that the new one no longer holds.
-    func removedCount(comparedWith current: Manifest) -> Int {
-        manifest.filter { entry in
-            guard let status = entry.status, (200...299).contains(status), entry.localPath != nil else { return false }
-            guard let now = current.entry(forKey: entry.url) else { return true }
-            return now.status == nil
-        }.count
+    /// The previous entry of a URL by its normalised text.
+    func entry(forKey key: String) -> ManifestEntry? {
+        manifest.entry(forKey: key)
+    }
+
+    /// How many URLs that this snapshot had stored (2xx with a file) the new run no longer
+    /// has: absent from its manifest, or present without a status (a reserved path).
+    /// - Parameter hasStatus: whether the new run's entry for a URL has a status.
+    func removedCount(hasStatus: (String) -> Bool) -> Int {
+        var removed = 0
+        // A read failure of a published snapshot's manifest ends the count early: the report's
+        // figure is then a lower bound, nothing else depends on it.
+        try? manifest.forEach(kinds: .stored) { entry in
+            if !hasStatus(entry.url) { removed += 1 }
+        }
+        return removed
     }
 }
 
@@ -70,11 +78,15 @@ extension PreviousSnapshot {
     /// as frontier items with the depth and kind they had, for a crawl to revalidate first; those
     /// the scope no longer fetches are left out.
     func staleItems(in scope: CrawlScope) -> [FrontierItem] {
-        manifest.compactMap { entry -> FrontierItem? in
+        var items: [FrontierItem] = []
+        // What cannot be read is not revalidated first; the crawl still reaches it by its links.
+        try? manifest.forEach(kinds: .stale) { entry in
             guard let stale = entry.stale, let url = WebURL(entry.url),
                   scope.classify(url, isRequisite: stale.isRequisite, depth: stale.depth).isFetched
-            else { return nil }
-            return FrontierItem(url: url, depth: stale.depth, isRequisite: stale.isRequisite, referrer: nil)
-        }.sorted { $0.url.string < $1.url.string }
+            else { return }
+            items.append(FrontierItem(url: url, depth: stale.depth, isRequisite: stale.isRequisite, referrer: nil))
+        }
+        // The file is sorted by URL already.
+        return items
     }
 }

@@ -19,22 +19,22 @@ extension Frontier {
     public mutating func claim(_ url: WebURL, isRequisite: Bool, depth: Int, referrer: WebURL?) -> FrontierItem? {
         guard finishReason == nil, !isCancelled else { return nil }
         if let maxPages = limits.maxPages, fetchCount >= maxPages { return nil }
-        let key = url.withoutFragment.string
-        guard key.utf8.count <= limits.maxURLLength else { return nil }
-        let index: Int
-        if let known = indexByKey[key] {
-            guard entries[known].state == .queued else { return nil }
-            index = known
+        let key = url.withoutFragment
+        guard key.string.utf8.count <= limits.maxURLLength else { return nil }
+        let (id, _) = register(key)
+        switch nodes[Int(id)].state {
+        case .queued:
             queuedCount -= 1
-        } else {
-            index = entries.count
-            entries.append(Entry(item: FrontierItem(url: url, depth: depth, isRequisite: isRequisite, referrer: referrer),
-                                 state: .queued))
-            indexByKey[key] = index
+        case .unknown:
+            nodes[Int(id)] = Node(state: .queued, isRequisite: isRequisite, chain: 0, growth: 0, depth: Int32(clamping: depth),
+                                  referrer: referrer.map { register($0.withoutFragment).id + 1 } ?? 0)
+            seenCount += 1
+        default:
+            return nil
         }
-        entries[index].state = .inFlight
+        nodes[Int(id)].state = .inFlight
         inFlightCount += 1
         fetchCount += 1
-        return entries[index].item
+        return item(id)
     }
 }

@@ -17,44 +17,52 @@ extension Frontier {
         results.reserveCapacity(links.count)
         // The parent's shape, once per document, and only when it can matter.
         let parentShape = !parent.isRequisite && limits.traps.maxShapeChain != nil ? traps.shape(of: parent) : nil
+        // The parent's number, for the referrer of what it queues (a sitemap is numbered here).
+        var parentID = parent.id
         for link in links {
             let url = link.url.withoutFragment
-            let key = url.string
             let depth = link.isRequisite ? parent.depth : parent.depth + 1
-            if let index = indexByKey[key] {
-                if !link.isRequisite, entries[index].state == .queued,
-                   entries[index].item.isRequisite || depth < entries[index].item.depth,
+            let known = registry.id(of: url)
+            if let id = known, nodes[Int(id)].state != .unknown {
+                let node = nodes[Int(id)]
+                if !link.isRequisite, node.state == .queued, node.isRequisite || depth < node.depth,
                    scope.classify(url, isRequisite: false, depth: depth) == .page {
-                    upgrade(index, toPageAtDepth: depth)
+                    upgrade(id, toPageAtDepth: depth)
                 }
-                if !link.isRequisite, !parent.isRequisite { lowerCounters(index, link: url, parent: parent, parentShape: parentShape) }
+                if !link.isRequisite, !parent.isRequisite { lowerCounters(id, link: url, parent: parent, parentShape: parentShape) }
                 results.append(.duplicate)
                 continue
             }
-            let length = key.utf8.count
+            let length = url.string.utf8.count
             guard length <= limits.maxURLLength else {
                 results.append(.tooLong(length: length, limit: limits.maxURLLength))
                 continue
             }
             let decision = scope.classify(url, isRequisite: link.isRequisite, depth: depth)
+            var counters = (chain: 0, growth: 0)
             switch decision {
             case .page where limits.traps.isActive:
                 switch traps.admit(url, parent: parent, parentShape: parentShape) {
                 case .admitted(let chain, let growth):
-                    let item = FrontierItem(url: url, depth: depth, isRequisite: false, referrer: parent.url,
-                                            chain: chain, growth: growth)
-                    enqueue(item, key: key)
-                    results.append(.queued(item))
+                    counters = (chain, growth)
                 case .held(let rule, let detail):
                     results.append(.heldBack(rule, detail: detail))
+                    continue
                 }
             case .page, .requisite:
-                let item = FrontierItem(url: url, depth: depth, isRequisite: decision == .requisite, referrer: parent.url)
-                enqueue(item, key: key)
-                results.append(.queued(item))
+                break
             case .outOfScope, .excluded, .tooDeep:
                 results.append(.refused(decision))
+                continue
             }
+            if parentID == nil { parentID = register(parent.url).id }
+            let id = known ?? register(url).id
+            let isRequisite = decision == .requisite
+            enqueue(id, depth: depth, isRequisite: isRequisite, referrer: parentID, chain: counters.chain, growth: counters.growth)
+            var item = FrontierItem(url: url, depth: depth, isRequisite: isRequisite, referrer: parent.url,
+                                    chain: counters.chain, growth: counters.growth)
+            item.id = id
+            results.append(.queued(item))
         }
         return results
     }
@@ -66,9 +74,18 @@ extension Frontier {
     /// - Parameters:
     ///   - key: the URL's ``MirrorCore/WebURL/string`` without fragment.
     ///   - isRequisite: whether the link is a page requisite.
+    /// Whether offering the URL whose normalised, fragment-free text is `key` would certainly
+    /// be a no-op (``DiscoveryResult/duplicate`` without an upgrade): it is known, and it is a
+    /// requisite link or the known entry is no longer queued. Lets a caller holding URL text
+    /// skip parsing it.
+    /// - Parameters:
+    ///   - key: the URL's ``MirrorCore/WebURL/string`` without fragment.
+    ///   - isRequisite: whether the link is a page requisite.
     public func isSettled(_ key: String, isRequisite: Bool) -> Bool {
-        guard let index = indexByKey[key] else { return false }
-        return isRequisite || entries[index].state != .queued
+        guard let id = registry.id(forKey: key) else { return false }
+        let state = nodes[Int(id)].state
+        if state == .unknown { return false }
+        return isRequisite || state != .queued
     }
 
     /// Records that fetching `item` ended, through redirects, at `final`.
@@ -84,14 +101,13 @@ extension Frontier {
     ///   should map `item` to that existing copy rather than store a second one.
     public mutating func redirected(_ item: FrontierItem, to final: WebURL) -> Bool {
         let target = final.withoutFragment
-        let key = target.string
-        if key == item.url.withoutFragment.string { return true }
-        guard indexByKey[key] == nil else { return false }
-        let index = entries.count
-        entries.append(Entry(
-            item: FrontierItem(url: target, depth: item.depth, isRequisite: item.isRequisite, referrer: item.referrer),
-            state: .redirectTarget))
-        indexByKey[key] = index
+        if target == item.url.withoutFragment { return true }
+        let (id, _) = register(target)
+        guard nodes[Int(id)].state == .unknown else { return false }
+        let referrer = item.referrer.map { register($0).id + 1 } ?? 0
+        nodes[Int(id)] = Node(state: .redirectTarget, isRequisite: item.isRequisite, chain: 0, growth: 0,
+                              depth: Int32(clamping: item.depth), referrer: referrer)
+        seenCount += 1
         return true
     }
 }

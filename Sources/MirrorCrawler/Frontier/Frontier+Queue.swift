@@ -3,31 +3,32 @@ import MirrorCore
 // Queue bookkeeping: new entries, depth buckets, and upgrades of queued entries.
 
 extension Frontier {
-    /// Adds a new entry in the queued state.
-    mutating func enqueue(_ item: FrontierItem, key: String) {
-        let index = entries.count
-        entries.append(Entry(item: item, state: .queued))
-        indexByKey[key] = index
+    /// Queues a registered URL that the frontier had not seen (``State/unknown``).
+    mutating func enqueue(_ id: UInt32, depth: Int, isRequisite: Bool, referrer: UInt32?, chain: Int = 0, growth: Int = 0) {
+        nodes[Int(id)] = Node(state: .queued, isRequisite: isRequisite, chain: UInt16(clamping: chain),
+                              growth: UInt16(clamping: growth), depth: Int32(clamping: depth),
+                              referrer: referrer.map { $0 + 1 } ?? 0)
+        seenCount += 1
         queuedCount += 1
-        push(index, depth: item.depth)
+        push(id, depth: depth)
     }
 
-    /// Appends an entry index to its depth's bucket.
-    mutating func push(_ index: Int, depth: Int) {
+    /// Appends an id to its depth's bucket.
+    mutating func push(_ id: UInt32, depth: Int) {
         while buckets.count <= depth { buckets.append(FIFOQueue()) }
-        buckets[depth].append(index)
+        buckets[depth].append(id)
         lowestDepth = min(lowestDepth, depth)
     }
 
-    /// Removes the next live queued entry: lowest depth first, FIFO within it.
-    mutating func popQueued() -> Int? {
-        while let index = priority.popFirst() {
-            if entries[index].state == .queued { return index }
+    /// Removes the next live queued id: lowest depth first, FIFO within it.
+    mutating func popQueued() -> UInt32? {
+        while let id = priority.popFirst() {
+            if nodes[Int(id)].state == .queued { return id }
         }
         while lowestDepth < buckets.count {
-            while let index = buckets[lowestDepth].popFirst() {
-                let entry = entries[index]
-                if entry.state == .queued, entry.item.depth == lowestDepth { return index }
+            while let id = buckets[lowestDepth].popFirst() {
+                let node = nodes[Int(id)]
+                if node.state == .queued, node.depth == lowestDepth { return id }
             }
             lowestDepth += 1
         }
@@ -36,27 +37,23 @@ extension Frontier {
         return nil
     }
 
-    /// Makes a still-queued entry a page, at the lower of its depth and `depth`.
-    ///
-    /// Does nothing for an entry already handed out, or one that is already a page at a depth
-    /// no greater than `depth`.
-    mutating func upgrade(_ index: Int, toPageAtDepth depth: Int) {
-        let entry = entries[index]
-        guard entry.state == .queued, entry.item.isRequisite || depth < entry.item.depth else { return }
-        let newDepth = min(depth, entry.item.depth)
-        entries[index].item = FrontierItem(
-            url: entry.item.url, depth: newDepth, isRequisite: false, referrer: entry.item.referrer,
-            chain: Int(entry.item.chain), growth: Int(entry.item.growth))
-        if newDepth != entry.item.depth { push(index, depth: newDepth) }
+    /// Turns a queued requisite into a page, or moves a queued page to a smaller depth.
+    mutating func upgrade(_ id: UInt32, toPageAtDepth depth: Int) {
+        let node = nodes[Int(id)]
+        guard node.state == .queued, node.isRequisite || depth < node.depth else { return }
+        let newDepth = min(depth, Int(node.depth))
+        nodes[Int(id)].isRequisite = false
+        nodes[Int(id)].depth = Int32(clamping: newDepth)
+        if newDepth != node.depth { push(id, depth: newDepth) }
     }
 
     /// Lowers the trap counters of a still-queued page to those it would get from `parent`
     /// (a page a chain reached first, but an index lists too).
-    mutating func lowerCounters(_ index: Int, link url: WebURL, parent: FrontierItem, parentShape: Int?) {
-        let item = entries[index].item
-        guard entries[index].state == .queued, !item.isRequisite, item.chain > 0 || item.growth > 0 else { return }
+    mutating func lowerCounters(_ id: UInt32, link url: WebURL, parent: FrontierItem, parentShape: Int?) {
+        let node = nodes[Int(id)]
+        guard node.state == .queued, !node.isRequisite, node.chain > 0 || node.growth > 0 else { return }
         let counters = traps.counters(of: url, parent: parent, parentShape: parentShape)
-        entries[index].item.chain = min(item.chain, UInt16(clamping: counters.chain))
-        entries[index].item.growth = min(item.growth, UInt16(clamping: counters.growth))
+        nodes[Int(id)].chain = min(node.chain, UInt16(clamping: counters.chain))
+        nodes[Int(id)].growth = min(node.growth, UInt16(clamping: counters.growth))
     }
 }

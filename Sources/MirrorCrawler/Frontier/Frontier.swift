@@ -1,4 +1,5 @@
 import MirrorCore
+import MirrorStore
 
 /// The crawl frontier: which URLs to fetch, in which order, and when the crawl is over.
 ///
@@ -14,6 +15,9 @@ import MirrorCore
 /// ## Deduplication
 /// The key is the normalised URL without fragment (`WebURL.withoutFragment.string`), so
 /// `/a#x`, `/a#y` and `HTTP://Host:80/./a` are one URL. **A URL is fetched at most once.**
+/// URLs are numbered in a ``URLRegistry`` (by 64-bit fingerprint, texts on disk for a crawl),
+/// and the frontier keeps 16 bytes per URL it knows (``Node``): memory does not grow with the
+/// length of URLs, and queued URLs cost no heap object each (issue #27).
 /// If any reference to a still-queued URL is a page-scope link, it is fetched, parsed and
 /// followed as a page (an `<iframe src>` that is also linked with `<a href>`), at the lower of
 /// the two depths; once handed out, its kind no longer changes. A refused URL is not
@@ -26,15 +30,24 @@ import MirrorCore
 /// item is completed or failed. Once finished, the frontier stays finished.
 public struct Frontier: Sendable {
     /// The lifecycle of one known URL.
-    enum State: Sendable, Equatable {
+    enum State: UInt8, Sendable, Equatable {
+        /// Numbered for the crawl's own records (a URL carried over from the previous snapshot,
+        /// the referrer of sitemap links), never offered to the frontier.
+        case unknown
         case queued, inFlight, done, failed
         /// The final URL of a redirect: known, never fetched on its own.
         case redirectTarget
     }
 
-    struct Entry: Sendable {
-        var item: FrontierItem
+    /// What the frontier knows of one URL, by its id in ``registry``.
+    struct Node: Sendable {
         var state: State
+        var isRequisite: Bool
+        var chain: UInt16
+        var growth: UInt16
+        var depth: Int32
+        /// The referring document's id + 1; 0 for none.
+        var referrer: UInt32
     }
 
     /// The scope every discovered URL is classified with.
@@ -42,11 +55,13 @@ public struct Frontier: Sendable {
     /// The limits in force.
     public let limits: FrontierLimits
 
-    var entries: [Entry] = []
-    var indexByKey: [String: Int] = [:]
-    /// Queued entry indices by depth. A slot is stale (skipped) when its entry is no longer
-    /// queued or was moved to a smaller depth.
-    var buckets: [FIFOQueue<Int>] = []
+    /// Every URL known, numbered (the crawl's state keeps its own records by these numbers).
+    var registry: URLRegistry
+    /// By id: one per URL of ``registry``.
+    var nodes = ChunkedArray<Node>()
+    /// Queued ids by depth. A slot is stale (skipped) when its entry is no longer queued or
+    /// was moved to a smaller depth.
+    var buckets: [FIFOQueue<UInt32>] = []
     /// No bucket below this depth holds anything.
     var lowestDepth = 0
     var queuedCount = 0
@@ -54,13 +69,15 @@ public struct Frontier: Sendable {
     var doneCount = 0
     var failedCount = 0
     var fetchCount = 0
+    /// URLs offered to the frontier (every state but ``State/unknown``).
+    var seenCount = 0
     var byteCount: Int64 = 0
     var isCancelled = false
     /// Set by ``halt(_:)``: no new fetch starts, and the crawl finishes with this reason.
     var haltReason: FinishReason?
     var finishReason: FinishReason?
-    /// Entries queued by ``seedFirst(_:)``: handed out before any depth bucket.
-    var priority = FIFOQueue<Int>()
+    /// Ids queued by ``seedFirst(_:)``: handed out before any depth bucket.
+    var priority = FIFOQueue<UInt32>()
     /// The crawler-trap rules and what they remember.
     var traps: TrapGuard
 
@@ -68,9 +85,12 @@ public struct Frontier: Sendable {
     /// - Parameters:
     ///   - scope: decides what discovered URLs are fetched.
     ///   - limits: page, byte and URL-length limits.
-    public init(scope: CrawlScope, limits: FrontierLimits) {
+    ///   - texts: where the URLs' texts go (a file of the staging snapshot for a crawl; memory
+    ///     by default).
+    public init(scope: CrawlScope, limits: FrontierLimits, texts: SpillFile = .inMemory()) {
         self.scope = scope
         self.limits = limits
+        registry = URLRegistry(texts: texts)
         traps = TrapGuard(rules: limits.traps)
     }
 
@@ -81,11 +101,12 @@ public struct Frontier: Sendable {
     /// - Parameter urls: the start URLs; fragments are ignored, duplicates are dropped.
     public mutating func seed(_ urls: [WebURL]) {
         for url in urls {
-            let key = url.withoutFragment.string
-            if let index = indexByKey[key] {
-                upgrade(index, toPageAtDepth: 0)
+            let key = url.withoutFragment
+            let (id, _) = register(key)
+            if nodes[Int(id)].state == .unknown {
+                enqueue(id, depth: 0, isRequisite: false, referrer: nil)
             } else {
-                enqueue(FrontierItem(url: url, depth: 0, isRequisite: false, referrer: nil), key: key)
+                upgrade(id, toPageAtDepth: 0)
             }
         }
     }
@@ -102,12 +123,18 @@ public struct Frontier: Sendable {
             if let maxPages = limits.maxPages, fetchCount >= maxPages { return stop(.pageLimit) }
             if let maxBytes = limits.maxBytes, byteCount >= maxBytes { return stop(.byteLimit) }
         }
-        if let index = popQueued() {
-            entries[index].state = .inFlight
+        while let id = popQueued() {
             queuedCount -= 1
+            guard let item = item(id) else {
+                // Its text could not be read back from the spill (whose owner ends the run).
+                nodes[Int(id)].state = .failed
+                failedCount += 1
+                continue
+            }
+            nodes[Int(id)].state = .inFlight
             inFlightCount += 1
             fetchCount += 1
-            return .fetch(entries[index].item)
+            return .fetch(item)
         }
         return stop(.exhausted)
     }
@@ -119,8 +146,8 @@ public struct Frontier: Sendable {
     ///   - item: the item from `.fetch`.
     ///   - bytes: the bytes downloaded, counted toward ``FrontierLimits/maxBytes``.
     public mutating func complete(_ item: FrontierItem, bytes: Int64) {
-        guard let index = inFlightIndex(of: item) else { return }
-        entries[index].state = .done
+        guard let id = inFlightID(of: item) else { return }
+        nodes[Int(id)].state = .done
         inFlightCount -= 1
         doneCount += 1
         byteCount += max(bytes, 0)
@@ -130,8 +157,8 @@ public struct Frontier: Sendable {
     /// is not retried.
     /// - Parameter item: the item from `.fetch`.
     public mutating func fail(_ item: FrontierItem) {
-        guard let index = inFlightIndex(of: item) else { return }
-        entries[index].state = .failed
+        guard let id = inFlightID(of: item) else { return }
+        nodes[Int(id)].state = .failed
         inFlightCount -= 1
         failedCount += 1
     }
@@ -159,13 +186,13 @@ public struct Frontier: Sendable {
     /// - Parameter items: the items, in the order they should be fetched.
     public mutating func seedFirst(_ items: [FrontierItem]) {
         for item in items {
-            let key = item.url.withoutFragment.string
-            guard indexByKey[key] == nil else { continue }
-            let index = entries.count
-            entries.append(Entry(item: item, state: .queued))
-            indexByKey[key] = index
+            let (id, _) = register(item.url)
+            guard nodes[Int(id)].state == .unknown else { continue }
+            nodes[Int(id)] = Node(state: .queued, isRequisite: item.isRequisite, chain: item.chain, growth: item.growth,
+                                  depth: Int32(clamping: item.depth), referrer: item.referrer.map { register($0).id + 1 } ?? 0)
+            seenCount += 1
             queuedCount += 1
-            priority.append(index)
+            priority.append(id)
         }
     }
 
@@ -175,14 +202,48 @@ public struct Frontier: Sendable {
     /// The items still queued, in no particular order: what a crawl that ended early did not
     /// fetch.
     public var unfetched: [FrontierItem] {
-        entries.compactMap { $0.state == .queued ? $0.item : nil }
+        nodes.indices.compactMap { nodes[$0].state == .queued ? item(UInt32($0)) : nil }
     }
 
     /// The current counters.
     public var stats: FrontierStats {
         FrontierStats(
             queued: queuedCount, inFlight: inFlightCount, done: doneCount, failed: failedCount,
-            bytes: byteCount, seen: entries.count, fetched: fetchCount)
+            bytes: byteCount, seen: seenCount, fetched: fetchCount)
+    }
+
+    /// The id of a URL, numbered when new (as ``State/unknown`` when the frontier has not seen
+    /// it): the crawl's state numbers the URLs it records with the frontier's registry.
+    /// - Parameter url: a URL without fragment.
+    @discardableResult
+    mutating func register(_ url: WebURL) -> (id: UInt32, isNew: Bool) {
+        let result = registry.add(url)
+        if result.isNew { nodes.append(Node(state: .unknown, isRequisite: false, chain: 0, growth: 0, depth: 0, referrer: 0)) }
+        return result
+    }
+
+    /// ``register(_:)`` by a URL's normalised text.
+    @discardableResult
+    mutating func register(key text: String) -> (id: UInt32, isNew: Bool) {
+        let result = registry.add(key: text)
+        if result.isNew { nodes.append(Node(state: .unknown, isRequisite: false, chain: 0, growth: 0, depth: 0, referrer: 0)) }
+        return result
+    }
+
+    /// The item of a known id, its URL and referrer read back from the registry.
+    func item(_ id: UInt32) -> FrontierItem? {
+        let node = nodes[Int(id)]
+        guard let url = registry.url(of: id) else { return nil }
+        let referrer = node.referrer == 0 ? nil : registry.url(of: node.referrer - 1)
+        var item = FrontierItem(url: url, depth: Int(node.depth), isRequisite: node.isRequisite, referrer: referrer,
+                                chain: Int(node.chain), growth: Int(node.growth))
+        item.id = id
+        return item
+    }
+
+    /// The state of a URL the frontier knows (nil when it was never numbered).
+    func state(of url: WebURL) -> State? {
+        registry.id(of: url).map { nodes[Int($0)].state }
     }
 
     /// `.wait` while anything is in flight, otherwise finishes for good with `reason`.
@@ -192,10 +253,8 @@ public struct Frontier: Sendable {
         return .finished(reason)
     }
 
-    private func inFlightIndex(of item: FrontierItem) -> Int? {
-        guard let index = indexByKey[item.url.withoutFragment.string], entries[index].state == .inFlight else {
-            return nil
-        }
-        return index
+    private func inFlightID(of item: FrontierItem) -> UInt32? {
+        guard let id = item.id ?? registry.id(of: item.url), nodes[Int(id)].state == .inFlight else { return nil }
+        return id
     }
 }

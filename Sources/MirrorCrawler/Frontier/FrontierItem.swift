@@ -16,6 +16,10 @@ public struct FrontierItem: Sendable, Equatable {
     public internal(set) var chain: UInt16
     /// Steps in a row in which a value of the URL grew (``TrapGuard``); 0 for a start URL.
     public internal(set) var growth: UInt16
+    /// The URL's number in the frontier's ``URLRegistry``, set on the items the frontier hands
+    /// out (nil on items made elsewhere): the crawl's state finds the URL by it without hashing
+    /// its text again. Not part of equality.
+    var id: UInt32?
 
     /// Creates an item. The frontier makes its own; this is for tests and callers' bookkeeping.
     /// - Parameters:
@@ -32,5 +36,10 @@ public struct FrontierItem: Sendable, Equatable {
         self.referrer = referrer
         self.chain = UInt16(clamping: chain)
         self.growth = UInt16(clamping: growth)
+    }
+
+    public static func == (a: FrontierItem, b: FrontierItem) -> Bool {
+        a.url == b.url && a.depth == b.depth && a.isRequisite == b.isRequisite && a.referrer == b.referrer
+            && a.chain == b.chain && a.growth == b.growth
     }
 }

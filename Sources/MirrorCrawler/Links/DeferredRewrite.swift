@@ -7,25 +7,29 @@ import MirrorStore
 /// known, the rewrite splices the new links into the stored bytes without parsing the
 /// document or resolving its references again (``LinkPlanner`` decides the same way).
 ///
-/// A fetch task builds a ``Draft`` (targets numbered within the document); the crawl state
-/// turns it into a ``DeferredRewrite`` whose targets are numbers in its ``URLTable``, so that
-/// each reference costs 24 bytes whatever its URL.
-struct DeferredRewrite: Sendable {
+/// A fetch task builds a ``Draft``, whose targets are numbered within the document (each
+/// distinct URL once, ``keys``); a crawl writes the finished rewrite to a spill file
+/// (``write(to:)``) and reads it back for the rewrite phase (``read(from:)``), so that memory
+/// holds no document's references (issue #27).
+struct DeferredRewrite: Sendable, Equatable {
     /// The target number of a value that is no valid URL (written as `about:invalid`).
     static let invalid = UInt32.max
     /// The flag bit of a target whose value names its scheme and host (kept when not mirrored).
-    private static let absoluteBit: UInt32 = 1 << 31
+    static let absoluteBit: UInt32 = 1 << 31
 
     let sites: [ReferenceSite]
-    /// Per site: the target's number, with ``absoluteBit`` set when written absolute; or ``invalid``.
-    private let targets: [UInt32]
+    /// Per site: the target's number in ``keys``, with ``absoluteBit`` set when written
+    /// absolute; or ``invalid``.
+    let targets: [UInt32]
     /// Site index → fragment of the reference (rare).
-    private let fragments: [Int: String]
+    let fragments: [Int: String]
     /// `<base href>` attributes, removed because rewritten links are relative to the file.
-    private let deletions: [Range<Int>]
-    private let charset: Charset
+    let deletions: [Range<Int>]
+    let charset: Charset
     /// The length of the bytes that were parsed: the stored original must have it.
     let length: Int
+    /// The distinct target URLs (normalised, without fragment), by number.
+    let keys: [String]
 
     /// A document's references as a fetch task finds them; targets are numbered in ``keys``.
     struct Draft: Sendable {
@@ -93,35 +97,38 @@ struct DeferredRewrite: Sendable {
         }
     }
 
-    /// The rewrite of `draft`, its targets numbered in `table` (added when new).
-    /// Nil when the draft is incomplete.
-    init?(_ draft: Draft, table: inout URLTable) {
+    /// The rewrite of `draft`; nil when the draft is incomplete.
+    init?(_ draft: Draft) {
         guard draft.isComplete else { return nil }
-        let numbers = draft.keys.map { table.number(of: $0) }
         sites = draft.sites
-        targets = draft.targets.map { target in
-            if target == Self.invalid { return target }
-            let number = numbers[Int(target & ~Self.absoluteBit)]
-            return target & Self.absoluteBit != 0 ? number | Self.absoluteBit : number
-        }
+        targets = draft.targets
         fragments = draft.fragments
         deletions = draft.deletions
         charset = draft.charset
         length = draft.length
+        keys = draft.keys.map(\.string)
+    }
+
+    init(sites: [ReferenceSite], targets: [UInt32], fragments: [Int: String], deletions: [Range<Int>], charset: Charset,
+         length: Int, keys: [String]) {
+        self.sites = sites
+        self.targets = targets
+        self.fragments = fragments
+        self.deletions = deletions
+        self.charset = charset
+        self.length = length
+        self.keys = keys
     }
 
     /// The rewritten document.
     /// - Parameters:
     ///   - bytes: the stored original (``length`` bytes).
     ///   - documentPath: the document's path relative to the site folder.
-    ///   - urls: the table the targets are numbered in.
-    ///   - localPaths: per number in `urls`, the local path of a mirrored URL, or nil.
+    ///   - localPaths: per number in ``keys``, the local path of a mirrored URL, or nil.
     /// - Returns: nil when `bytes` are not the ones that were parsed.
     /// - Throws: ``MirrorDocument/DocumentError`` only if the sites do not belong to `bytes`.
-    func rewrite(
-        _ bytes: [UInt8], documentPath: String, urls: URLTable, localPaths: [String?]
-    ) throws(DocumentError) -> [UInt8]? {
-        guard bytes.count == length else { return nil }
+    func rewrite(_ bytes: [UInt8], documentPath: String, localPaths: [String?]) throws(DocumentError) -> [UInt8]? {
+        guard bytes.count == length, localPaths.count == keys.count else { return nil }
         // A document links the same file many times (navigation, the anchors of one page): its
         // relative link is computed once, and each reference adds its own fragment.
         var relativeLinks: [Int: String] = [:]
@@ -141,7 +148,7 @@ struct DeferredRewrite: Sendable {
                 return PathMapper.appendingFragment(fragment, to: link)
             }
             return LinkPlanner.text(
-                documentPath: documentPath, localPath: nil, url: urls.strings[number], fragment: fragment,
+                documentPath: documentPath, localPath: nil, url: keys[number], fragment: fragment,
                 writtenAbsolute: target & Self.absoluteBit != 0)
         }
     }

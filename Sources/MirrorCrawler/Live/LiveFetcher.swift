@@ -187,7 +187,6 @@ public actor LiveFetcher {
         var references: [String] = []
         var paths = currentPaths()
         var document: CrawlState.Document?
-        var table = URLTable()
         if documentType != .other {
             let bytes = try SecureFileSystem.readFile(atPath: temporaryPath)
             let analysis = try DocumentPipeline.analyse(
@@ -207,7 +206,7 @@ public actor LiveFetcher {
             if let kind = analysis.kind {
                 var parsed = CrawlState.Document(url: finalURL, localPath: localPath, kind: kind, contentType: contentType,
                                                  sha256: response.sha256)
-                parsed.deferred = analysis.draft.flatMap { DeferredRewrite($0, table: &table) }
+                parsed.deferred = analysis.draft.flatMap { DeferredRewrite($0) }
                 document = parsed
             }
         }
@@ -215,9 +214,8 @@ public actor LiveFetcher {
         paths[finalURL.string] = localPath
         paths[url.string] = localPath
         if let document {
-            let localPaths = table.strings.map { paths[$0] }
-            _ = try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(), paths: paths,
-                                             urls: (table, localPaths), replaceAtomically: true)
+            _ = try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: CreatedDirectories(),
+                                             localPath: { paths[$0] }, replaceAtomically: true)
         }
         let entry = ManifestEntry(
             url: finalURL, localPath: localPath, status: response.status, contentType: contentType,

@@ -114,8 +114,8 @@ enum DocumentPipeline {
     /// downloads, and no temporary name is needed: if the run dies in between, the unpublished
     /// snapshot is discarded anyway.
     /// - Parameters:
-    ///   - urls: the table that ``CrawlState/Document/deferred`` targets are numbered in, with
-    ///     each URL's local path; without it, the document is parsed again.
+    ///   - localPath: the local path of a mirrored URL (by its normalised text without
+    ///     fragment), nil for one that is not mirrored.
     ///   - originals: the snapshot's pack, for documents whose original is only there.
     ///   - replaceAtomically: for a snapshot that is being served (live mode): the rewritten
     ///     file is renamed over the document, so that a reader never finds the name missing.
@@ -123,8 +123,7 @@ enum DocumentPipeline {
     ///   disk is full); the document is then left as it was downloaded.
     static func rewrite(
         _ document: CrawlState.Document, fileSystem: SecureFileSystem, directories: CreatedDirectories,
-        paths: [String: String], urls: (table: URLTable, localPaths: [String?])? = nil, originals: OriginalsPack? = nil,
-        replaceAtomically: Bool = false
+        localPath: (String) -> String?, originals: OriginalsPack? = nil, replaceAtomically: Bool = false
     ) throws -> Bool {
         let raw = SecureFileSystem.rawPath(sha256: document.sha256)
         // The original: from the pack (a document received in memory, or a 304 whose original
@@ -144,11 +143,11 @@ enum DocumentPipeline {
             bytes = try SecureFileSystem.readFile(atPath: fileSystem.absolutePath(raw))
         }
         let output: [UInt8]
-        if let deferred = document.deferred, let urls,
-           let rewritten = try deferred.rewrite(bytes, documentPath: document.localPath, urls: urls.table, localPaths: urls.localPaths) {
+        if let deferred = document.deferred,
+           let rewritten = try deferred.rewrite(bytes, documentPath: document.localPath, localPaths: deferred.keys.map(localPath)) {
             output = rewritten
         } else {
-            output = try rewriteParsing(document, bytes: bytes, paths: paths)
+            output = try rewriteParsing(document, bytes: bytes, localPath: localPath)
         }
         if !exists { try directories.ensure(CreatedDirectories.parent(of: document.localPath), in: fileSystem) }
         if packed != nil {
@@ -177,14 +176,13 @@ enum DocumentPipeline {
     }
 
     /// The rewritten bytes of a document without a ``DeferredRewrite``: it is parsed again.
-    private static func rewriteParsing(_ document: CrawlState.Document, bytes: [UInt8], paths: [String: String]) throws -> [UInt8] {
-        let lookup: (WebURL) -> String? = { paths[$0.withoutFragment.string] }
+    private static func rewriteParsing(_ document: CrawlState.Document, bytes: [UInt8], localPath: (String) -> String?) throws -> [UInt8] {
         switch document.kind {
         case .html:
             let extraction = try HTMLExtractor.extract(bytes, contentType: document.contentType)
             let base = baseURL(of: extraction, documentURL: document.url)
             let plan = LinkPlanner.plan(
-                references: extraction.references, documentPath: document.localPath, baseURL: base, localPath: lookup)
+                references: extraction.references, documentPath: document.localPath, baseURL: base, localPath: { localPath($0.withoutFragment.string) })
             let replacements = replacementTable(extraction.references, plan)
             return try ReferenceRewriter.rewrite(
                 extraction, options: .init(dropIntegrityOfRewritten: true, neutraliseBase: true)
@@ -192,7 +190,7 @@ enum DocumentPipeline {
         case .css:
             let references = CSSExtractor.extract(bytes)
             let plan = LinkPlanner.plan(
-                references: references, documentPath: document.localPath, baseURL: document.url, localPath: lookup)
+                references: references, documentPath: document.localPath, baseURL: document.url, localPath: { localPath($0.withoutFragment.string) })
             let replacements = replacementTable(references, plan)
             return try ReferenceRewriter.rewriteCSS(bytes) { replacements[$0] }
         }

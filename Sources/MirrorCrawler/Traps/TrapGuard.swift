@@ -20,8 +20,10 @@ struct TrapGuard: Sendable {
     }
 
     let rules: TrapRules
-    /// Query variants seen per path (the URL's text before `?`), each stored up to the limit.
-    private var variantsByPath: [Substring: Set<Int>] = [:]
+    /// Query variants seen per path, by a fingerprint of the URL's text before `?` (a slice of
+    /// the text as the key kept the whole URL alive: memory per URL, issue #27), each stored
+    /// up to the limit.
+    private var variantsByPath: [Int: Set<Int>] = [:]
     /// The highest value each rule measured on a page it admitted: how close the site came
     /// to the limits (the report shows it, to tune them by).
     private(set) var peaks = TrapPeaks()
@@ -64,7 +66,7 @@ struct TrapGuard: Sendable {
         }
         if let limit = rules.maxQueryVariants, let variant = URLShape.queryVariant(of: url) {
             let text = url.string
-            let path = text[..<(text.firstIndex(of: "?") ?? text.endIndex)]
+            let path = text[..<(text.firstIndex(of: "?") ?? text.endIndex)].hashValue
             var seen = variantsByPath[path] ?? []
             if !seen.contains(variant) {
                 guard seen.count < limit else {

@@ -6,10 +6,10 @@
 /// offsets and the syntax, in 20 bytes, so that a crawl can hold the sites of thousands of
 /// documents until every link target is known.
 public struct ReferenceSite: Sendable, Hashable {
-    private let start: UInt32
-    private let end: UInt32
-    private let integrityStart: UInt32
-    private let integrityEnd: UInt32
+    let start: UInt32
+    let end: UInt32
+    let integrityStart: UInt32
+    let integrityEnd: UInt32
     /// How the raw text is embedded (``Reference/syntax``).
     public let syntax: Reference.Syntax
 

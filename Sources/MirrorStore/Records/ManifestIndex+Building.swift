@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MirrorCore
 
 // Opening a manifest file: one pass over it in chunks, checking every line as
 // `Manifest.load` does, and keeping only where each entry's line is.
@@ -44,8 +45,9 @@ extension ManifestIndex {
             _ = close(descriptor)
             throw error
         }
+        scanner.resolveRedirects()
         return ManifestIndex(relativePath: relativePath, descriptor: descriptor, fixedFields: scanner.decoder.fixedFields,
-                             table: scanner.table.trimmed())
+                             table: scanner.table)
     }
 
     /// One pass over a manifest file, a chunk at a time.
@@ -54,6 +56,8 @@ extension ManifestIndex {
         let path: String
         var decoder: ManifestDecoder
         var table = Table()
+        /// Redirects without a file of their own, and the URL each leads to (``resolveRedirects()``).
+        var redirects: [(index: Int, target: String)] = []
 
         init(descriptor: Int32, path: String) {
             self.descriptor = descriptor
@@ -113,12 +117,31 @@ extension ManifestIndex {
             }
             // Locals only: the closure must not touch `self` while `table` changes.
             let descriptor = self.descriptor, path = self.path, fixedFields = decoder.fixedFields, url = entry.url
-            let added = try table.insert(hash: ManifestIndex.hash(url), offset: offset, length: length) {
+            let kinds = Kinds(of: entry)
+            let pathHash = entry.localPath.map(ManifestIndex.pathHash) ?? 0
+            if kinds.contains(.redirect), entry.localPath == nil, let target = entry.references.first {
+                redirects.append((table.count, target))
+            }
+            let added = try table.insert(hash: ManifestIndex.hash(url), offset: offset, length: length, kinds: kinds,
+                                         pathHash: pathHash) {
                 (index, offset, length) throws(StoreError) -> Bool in
                 let line = try ManifestIndex.read(descriptor, at: offset, count: Int(length), path: path)
                 return try ManifestIndex.decode(line, path: path, lineNumber: index + 2, fixedFields: fixedFields).url == url
             }
             guard added else { throw decoder.corrupt("duplicate entry for \(url)") }
+        }
+
+        /// Gives each redirect without a file the path fingerprint of the entry it leads to (one
+        /// hop, as links to it are written).
+        mutating func resolveRedirects() {
+            for (index, target) in redirects {
+                let found = table.candidates(hash: ManifestIndex.hash(target))
+                // A 64-bit hash shared by two keys of one manifest: leave the redirect without
+                // a path rather than read lines to choose (its links are then written again).
+                guard found.count == 1 else { continue }
+                table.pathHashes[index] = table.pathHashes[found[0]]
+            }
+            redirects = []
         }
 
         /// Reads the file's next bytes into `chunk`.
@@ -137,16 +160,22 @@ extension ManifestIndex {
     /// length; and the open-addressing table of slots holding entry numbers plus one (0 is an
     /// empty slot), linear probing, a power of two long and at most 3/4 full.
     struct Table {
-        var hashes: [UInt64] = []
-        var offsets: [UInt64] = []
-        var lengths: [UInt32] = []
+        var hashes = ChunkedArray<UInt64>()
+        var offsets = ChunkedArray<UInt64>()
+        var lengths = ChunkedArray<UInt32>()
+        /// What each entry is (``Kinds``).
+        var kinds = ChunkedArray<Kinds>()
+        /// Each entry's local path's fingerprint (``ManifestIndex/pathHash(_:)``), its redirect
+        /// target's for a redirect without a file, 0 for none.
+        var pathHashes = ChunkedArray<UInt64>()
         var slots = [UInt32](repeating: 0, count: 16)
 
         var count: Int { hashes.count }
 
         /// The bytes the arrays hold (their capacities).
         var bytes: Int {
-            hashes.capacity * 8 + offsets.capacity * 8 + lengths.capacity * 4 + slots.capacity * 4
+            hashes.storageBytes + offsets.storageBytes + lengths.storageBytes + kinds.storageBytes + pathHashes.storageBytes
+                + slots.capacity * 4
         }
 
         /// The entries whose key has this hash, in probe order.
@@ -168,7 +197,7 @@ extension ManifestIndex {
         /// - Returns: false when the key was there already.
         /// - Throws: `sameKey`'s error.
         mutating func insert(
-            hash: UInt64, offset: UInt64, length: UInt32,
+            hash: UInt64, offset: UInt64, length: UInt32, kinds: Kinds = [], pathHash: UInt64 = 0,
             sameKey: (_ index: Int, _ offset: UInt64, _ length: UInt32) throws(StoreError) -> Bool
         ) throws(StoreError) -> Bool {
             if (count + 1) * 4 > slots.count * 3 { grow() }
@@ -183,6 +212,8 @@ extension ManifestIndex {
             hashes.append(hash)
             offsets.append(offset)
             lengths.append(length)
+            self.kinds.append(kinds)
+            pathHashes.append(pathHash)
             return true
         }
 
@@ -194,19 +225,6 @@ extension ManifestIndex {
                 var slot = Int(truncatingIfNeeded: hash) & mask
                 while slots[slot] != 0 { slot = (slot + 1) & mask }
                 slots[slot] = UInt32(index + 1)
-            }
-        }
-
-        /// The same table with each array's capacity cut to its count (growing by doubling
-        /// left up to half of it unused).
-        func trimmed() -> Table {
-            Table(hashes: Self.exact(hashes), offsets: Self.exact(offsets), lengths: Self.exact(lengths), slots: slots)
-        }
-
-        private static func exact<Element>(_ array: [Element]) -> [Element] {
-            Array(unsafeUninitializedCapacity: array.count) { buffer, initialized in
-                _ = buffer.initialize(from: array)
-                initialized = array.count
             }
         }
     }

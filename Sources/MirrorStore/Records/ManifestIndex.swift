@@ -10,8 +10,9 @@ import Darwin
 /// A refresh needs the previous snapshot's entries by URL (its ETags and references) and, at
 /// the end, all of them in order; a ``Manifest`` would hold them all in memory, about 2 KB a
 /// URL. This holds, per entry, a 64-bit hash of its URL, the line's offset and length (20
-/// bytes), in flat arrays, with an open-addressing table of 32-bit slots (load between 3/8 and
-/// 3/4): about 25 to 31 bytes an entry, and no String. ``entry(forKey:)`` reads the line again
+/// bytes), what it is (``Kinds``) and its local path's fingerprint (``pathHash(forKey:)``),
+/// in flat arrays, with an open-addressing table of 32-bit slots (load between 3/8 and 3/4):
+/// about 35 to 40 bytes an entry, and no String. ``entry(forKey:)`` reads the line again
 /// (`pread`) and decodes it, checking its URL against the key (hashes can collide).
 ///
 /// ``open(in:at:)`` reads the whole file once, in chunks, through the same line steps as
@@ -63,6 +64,59 @@ public final class ManifestIndex: @unchecked Sendable {
         return nil
     }
 
+    /// What an entry is, noted when the index is built, so that a walk over some of them
+    /// (``forEach(kinds:_:)``) decodes only those.
+    public struct Kinds: OptionSet, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// A 2xx with a local path: a file of the snapshot.
+        public static let stored = Kinds(rawValue: 1)
+        /// Carried over unrevalidated by a run that stopped early (``ManifestEntry/stale``).
+        public static let stale = Kinds(rawValue: 2)
+        /// A 3xx (a redirect).
+        public static let redirect = Kinds(rawValue: 4)
+
+        init(of entry: ManifestEntry) {
+            var kinds: Kinds = []
+            if let status = entry.status {
+                if (200...299).contains(status), entry.localPath != nil { kinds.insert(.stored) }
+                if (300...399).contains(status) { kinds.insert(.redirect) }
+            }
+            if entry.stale != nil { kinds.insert(.stale) }
+            self = kinds
+        }
+    }
+
+    /// The fingerprint of the local path a URL's links were written to in this snapshot: its
+    /// own file's, or, for a redirect without one, its target's; 0 when it had none. Compared
+    /// with another run's (``pathHash(_:)`` of its path), it tells whether a link would be
+    /// written the same, without reading the file.
+    /// - Parameter key: a ``ManifestEntry/url`` value.
+    public func pathHash(forKey key: String) -> UInt64 {
+        let found = table.candidates(hash: Self.hash(key))
+        if found.count == 1 { return table.pathHashes[found[0]] }
+        // Two keys share the hash (or none has it): read the lines to find the right one.
+        for index in found {
+            if let entry = try? readEntry(index), entry.url == key { return table.pathHashes[index] }
+        }
+        return 0
+    }
+
+    /// The fingerprint of a local path, as ``pathHash(forKey:)`` gives it: Swift's `String`
+    /// hash, seeded per process (so both sides of a comparison must come from one process).
+    public static func pathHash(_ path: String) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(path)
+        let value = UInt64(truncatingIfNeeded: hasher.finalize())
+        return value == 0 ? 1 : value
+    }
+
+    /// Calls `body` with every entry of one of `kinds`, in file order, decoding only those.
+    /// - Throws: as ``forEach(_:)``.
+    public func forEach(kinds: Kinds, _ body: (ManifestEntry) throws(StoreError) -> Void) throws(StoreError) {
+        try forEach(where: { !table.kinds[$0].isDisjoint(with: kinds) }, body)
+    }
+
     /// Calls `body` with every entry in file order (sorted by URL, as the file is written),
     /// decoded one at a time; the file is read in blocks of ``chunkBytes``.
     /// - Parameter body: receives each entry; its error stops the walk.
@@ -70,9 +124,13 @@ public final class ManifestIndex: @unchecked Sendable {
     ///   ``StoreError/manifestCorrupt(path:line:reason:)`` when the file changed since it was
     ///   opened.
     public func forEach(_ body: (ManifestEntry) throws(StoreError) -> Void) throws(StoreError) {
+        try forEach(where: { _ in true }, body)
+    }
+
+    private func forEach(where wanted: (Int) -> Bool, _ body: (ManifestEntry) throws(StoreError) -> Void) throws(StoreError) {
         var block: [UInt8] = []
         var blockStart: UInt64 = 0
-        for index in 0..<table.count {
+        for index in 0..<table.count where wanted(index) {
             let offset = table.offsets[index]
             let length = Int(table.lengths[index])
             if offset < blockStart || offset + UInt64(length) > blockStart + UInt64(block.count) {

@@ -1,4 +1,5 @@
 import CSQLite
+import MirrorCore
 import Foundation
 
 /// A run's manifest entries on disk, so that a crawl's memory stays flat whatever the site's
@@ -30,7 +31,8 @@ import Foundation
 public final class ManifestRecords: @unchecked Sendable {
     /// The database file's path below the store's root.
     public let relativePath: String
-    private let fileSystem: SecureFileSystem
+    /// Nil for ``inMemory()``.
+    private let fileSystem: SecureFileSystem?
     /// Recursive, so that ``forEachSorted(_:)``'s body can read (and a change it attempts
     /// fails with an error instead of a deadlock).
     private let lock = NSRecursiveLock()
@@ -39,7 +41,7 @@ public final class ManifestRecords: @unchecked Sendable {
     /// Each id's row number (SQLite's `rowid`), 0 when the id has no entry. Ids are dense (the
     /// crawler numbers its URLs 0, 1, 2…), so this is 400 KB for 100,000 URLs, and ``count``
     /// needs no query.
-    private var rows: [UInt32] = []
+    private var rows = ChunkedArray<UInt32>()
     private var storedCount = 0
     private var uncommittedRows = 0
     private var inTransaction = false
@@ -56,8 +58,11 @@ public final class ManifestRecords: @unchecked Sendable {
     /// commit per row.
     static let rowsPerTransaction = 10_000
     /// How far past the ids seen so far a new id may be: the id table grows to the largest id,
-    /// so a stray huge one would cost gigabytes instead of failing.
-    public static let largestIdJump = 1 << 20
+    /// so a stray huge one would cost gigabytes instead of failing. The crawler's ids are its
+    /// URL numbers, and one page can number millions of links before any of them gets an entry
+    /// (links beyond the depth limit get theirs when paths are reserved), so the bound is wide:
+    /// 16 million ids, a 64 MiB table at most.
+    public static let largestIdJump = 1 << 24
     /// The page cache: `cache_size=-2048` is 2 MiB.
     static let cacheKibibytes = 2048
 
@@ -80,7 +85,7 @@ public final class ManifestRecords: @unchecked Sendable {
         }
     }
 
-    private init(relativePath: String, fileSystem: SecureFileSystem, connection: Connection) {
+    private init(relativePath: String, fileSystem: SecureFileSystem?, connection: Connection) {
         self.relativePath = relativePath
         self.fileSystem = fileSystem
         self.connection = connection
@@ -101,6 +106,16 @@ public final class ManifestRecords: @unchecked Sendable {
         try database.execute(setupSQL)
         let connection = try Connection(database: database)
         return ManifestRecords(relativePath: relativePath, fileSystem: fileSystem, connection: connection)
+    }
+
+    /// Records in an in-memory database (SQLite's `:memory:`), for tests and for callers
+    /// without a staging snapshot.
+    /// - Throws: ``StoreError/database(operation:path:code:message:)`` (only when memory is
+    ///   exhausted).
+    public static func inMemory() throws(StoreError) -> ManifestRecords {
+        let database = try SQLiteDatabase.open(absolutePath: ":memory:", shownAs: "(memory)")
+        try database.execute(setupSQL)
+        return ManifestRecords(relativePath: "(memory)", fileSystem: nil, connection: try Connection(database: database))
     }
 
     /// The scratch database's settings and its one table.
@@ -168,7 +183,7 @@ public final class ManifestRecords: @unchecked Sendable {
                 throw .database(operation: "upsert", path: relativePath, code: SQLITE_TOOBIG,
                                 message: "row number \(inserted) does not fit the id table")
             }
-            if index >= rows.count { rows.append(contentsOf: repeatElement(0, count: index + 1 - rows.count)) }
+            if index >= rows.count { rows.append(repeating: 0, count: index + 1 - rows.count) }
             rows[index] = number
             storedCount += 1
         }
@@ -272,8 +287,8 @@ public final class ManifestRecords: @unchecked Sendable {
     private func removeLocked() {
         guard connection != nil else { return }
         connection = nil  // finalizes the statements, then closes the database
-        rows = []
-        try? fileSystem.removeFile(relativePath)
+        rows = ChunkedArray()
+        try? fileSystem?.removeFile(relativePath)
     }
 
     /// The connection, or the error for a call after ``remove()`` or a change from inside

@@ -1,0 +1,55 @@
+import MirrorCore
+import MirrorStore
+
+/// URL → local path for every URL a crawl stored or reserved a path for, and every redirect
+/// that leads to one: what the rewrite asks for each reference. Built from the crawl's records
+/// (``CrawlState/localPaths()``) without a table of strings: the path texts stay in their
+/// spill file, read when asked for. Safe to use from several threads at once.
+struct LocalPaths: Sendable {
+    let registry: URLRegistry
+    /// By id: the path's place in `paths` (offset << 16 | length), 0 for none.
+    let pathRefs: ChunkedArray<UInt64>
+    /// By id: a fingerprint of the path (``MirrorCore/WebURL/fingerprint(of:)`` of its text),
+    /// 0 for none.
+    let pathHashes: ChunkedArray<UInt64>
+    /// Redirect sources → their targets.
+    let aliases: [UInt32: UInt32]
+    let paths: SpillFile
+
+    /// The local path of a URL by its normalised text, without fragment.
+    func path(ofKey text: String) -> String? {
+        registry.id(forKey: text).flatMap(path(of:))
+    }
+
+    /// The local path of a URL.
+    func path(of url: WebURL) -> String? {
+        registry.id(of: url).flatMap(path(of:))
+    }
+
+    /// The local path of an id: its own, or the one its redirects lead to.
+    func path(of id: UInt32) -> String? {
+        guard let target = resolved(id) else { return nil }
+        let ref = pathRefs[Int(target)]
+        return try? paths.readString(at: Int64(ref >> 16), count: Int(ref & 0xFFFF))
+    }
+
+    /// The fingerprint of the local path of a URL by its text (0 when it has none): comparing
+    /// two of them tells whether a link is written the same, without reading either path.
+    func pathHash(ofKey text: String) -> UInt64 {
+        guard let id = registry.id(forKey: text), let target = resolved(id) else { return 0 }
+        return pathHashes[Int(target)]
+    }
+
+    /// The id whose path `id` uses: itself when it has one, else the end of its redirects
+    /// (at most 20 hops).
+    private func resolved(_ id: UInt32) -> UInt32? {
+        var current = id
+        var hops = 0
+        while Int(current) >= pathRefs.count || pathRefs[Int(current)] == 0 {
+            guard let next = aliases[current], hops < 20 else { return nil }
+            current = next
+            hops += 1
+        }
+        return current
+    }
+}
