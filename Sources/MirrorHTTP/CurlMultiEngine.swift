@@ -205,11 +205,6 @@ final class CurlMultiEngine: @unchecked Sendable {
             connectionPolicy.observeServerStreamLimit(streams)
             saturatedRounds = 0
             retryWaiting = true
-            // New connections carry no more than the server allows. libcurl assumes 100 streams
-            // on a connection until the server's SETTINGS arrive; the server refuses the excess
-            // (REFUSED_STREAM), and libcurl's five retries of a refused request, each on a new
-            // connection stuffed the same way, ran out (curl 56, "Connection died").
-            _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, connectionPolicy.streamCapacity)
         }
     }
 
@@ -317,8 +312,18 @@ final class CurlMultiEngine: @unchecked Sendable {
                 curl_multi_remove_handle(multi, easy)
                 guard let raw else { continue }
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(raw).takeUnretainedValue()
-                active.removeValue(forKey: transfer.id)
                 retire(transfer)
+                if transfer.mayResend(after: code) {
+                    // Unanswered: sent again, as a new request (see ``CurlTransfer/mayResend(after:)``).
+                    transfer.prepareResend()
+                    if curl_multi_add_handle(multi, easy) == CURLM_OK {
+                        transfer.isRetired = false
+                        unsent.append(transfer)
+                        completed += 1
+                        continue
+                    }
+                }
+                active.removeValue(forKey: transfer.id)
                 var version = 0
                 _ = CMirrorShims_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
                 connectionPolicy.observe(httpVersion: version)

@@ -79,6 +79,37 @@ final class CurlTransfer: @unchecked Sendable {
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
+    /// How often the engine sent this request again (``mayResend(after:)``).
+    private(set) var resends = 0
+    /// The most resends of one request.
+    static let maximumResends = 2
+
+    /// Whether the engine may send the request again after it ended with `code`: the server
+    /// never answered it (no byte of a response), it failed as libcurl fails a request whose
+    /// connection died or whose HTTP/2 stream the server refused (CURLE_RECV_ERROR,
+    /// CURLE_SEND_ERROR), and it is a GET or HEAD, which may be repeated. libcurl itself retries
+    /// such a request five times, each on a new connection; against a server that allows
+    /// fewer streams than libcurl puts on a connection before the server's SETTINGS arrive,
+    /// every retry can land on such a connection and be refused again (curl 56, "Connection
+    /// died, tried 5 times"). A refused stream was not processed at all (RFC 9113 §8.7).
+    func mayResend(after code: CURLcode) -> Bool {
+        guard code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR, resends < Self.maximumResends,
+              request.method == .get || request.method == .head,
+              statusCode == 0, bodyBytes == 0, !fileOpened, abortReason == nil else { return false }
+        return true
+    }
+
+    /// Forgets what the failed attempt left, before the engine adds the handle again.
+    func prepareResend() {
+        resends += 1
+        errorBuffer[0] = 0
+        connectionPort = 0
+        sentAt = 0
+        headersComplete = false
+        headers = HTTPHeaders()
+        capture?.forgetAttempt()
+    }
+
     /// libcurl's detailed error text, or its generic text for `code`.
     func errorText(_ code: CURLcode) -> String {
         let detail = String(cString: errorBuffer)

@@ -404,11 +404,11 @@ import MirrorStore
     /// A server that allows 4 streams per connection refuses (REFUSED_STREAM) what a new
     /// connection carries beyond that before its SETTINGS arrive, and libcurl 7.88 assumes 100
     /// there. libcurl retries a refused request on another new connection, stuffed the same way,
-    /// five times at most (then curl 56, "Connection died"). Once the engine has learnt the
-    /// server's limit, its new connections carry no more than that, so bursts of 200 requests
-    /// all succeed without a retry of our own. Without the learnt limit on new connections, the
-    /// first wave lost requests in 11 of 24 runs.
-    @Test func onceTheServerStreamLimitIsLearntNoRequestIsRefusedForGood() async throws {
+    /// five times at most (then curl 56, "Connection died"): the engine sends such an unanswered
+    /// request again itself (``CurlTransfer/mayResend(after:)``), so bursts of 200 requests all
+    /// succeed without a retry of the caller's. Without it the first burst lost requests in 11
+    /// of 24 runs.
+    @Test func refusedRequestsAreSentAgainSoABurstAgainstFewStreamsSucceeds() async throws {
         let nginx = try NginxFixture(servers: [.mtls], pki: try TestPKI.shared(), options: .init(
             extraServerDirectives: "http2_max_concurrent_streams 4; location /many/ { limit_rate 100k; }"))
         defer { nginx.stop() }

@@ -45,6 +45,14 @@ final class TransferCapture: @unchecked Sendable {
         requestHead.append(contentsOf: bytes.bindMemory(to: UInt8.self))
     }
 
+    /// Forgets a request that was never answered, before it is sent again: the record holds
+    /// the request as it was last sent.
+    func forgetAttempt() {
+        requestHead.removeAll(keepingCapacity: true)
+        responseHead.removeAll(keepingCapacity: true)
+        sentAt = nil
+    }
+
     /// One response header line as received (with its line end). A status line starts a new
     /// head: a 1xx response, or a proxy's answer to CONNECT, is not the final one.
     func responseHeader(_ line: UnsafeBufferPointer<UInt8>, isStatusLine: Bool) {
