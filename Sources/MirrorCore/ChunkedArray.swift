@@ -5,47 +5,53 @@
 /// Here memory is the elements plus at most one chunk, and growing copies nothing.
 ///
 /// A value type (the chunks are copied on write, one at a time).
+///
+/// Inlinable, so that the modules using it get code for their element types (a generic call
+/// across modules goes through the element type's metadata at run time, several times slower).
+@frozen
 public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
     /// Elements per chunk (a power of two).
-    public static var chunkSize: Int { 4096 }
-    private static var shift: Int { 12 }
+    @inlinable public static var chunkSize: Int { 4096 }
+    @inlinable static var shift: Int { 12 }
 
-    private var chunks: [[Element]] = []
-    public private(set) var count = 0
+    @usableFromInline var chunks: [[Element]] = []
+    @usableFromInline var storedCount: Int = 0
+    /// The number of elements.
+    @inlinable public var count: Int { storedCount }
 
-    public init() {}
+    @inlinable public init() {}
 
     /// `count` copies of `value`.
-    public init(repeating value: Element, count: Int) {
+    @inlinable public init(repeating value: Element, count: Int) {
         for _ in 0..<count { append(value) }
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { count }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { count }
 
-    public subscript(position: Int) -> Element {
+    @inlinable public subscript(position: Int) -> Element {
         get { chunks[position >> Self.shift][position & (Self.chunkSize - 1)] }
         set { chunks[position >> Self.shift][position & (Self.chunkSize - 1)] = newValue }
     }
 
     /// Appends an element, starting a chunk when the last one is full.
-    public mutating func append(_ element: Element) {
+    @inlinable public mutating func append(_ element: Element) {
         if count & (Self.chunkSize - 1) == 0 {
             var chunk: [Element] = []
             chunk.reserveCapacity(Self.chunkSize)
             chunks.append(chunk)
         }
         chunks[chunks.count - 1].append(element)
-        count += 1
+        storedCount += 1
     }
 
     /// Appends `count` copies of `value`.
-    public mutating func append(repeating value: Element, count: Int) {
+    @inlinable public mutating func append(repeating value: Element, count: Int) {
         for _ in 0..<count { append(value) }
     }
 
     /// The bytes the elements' storage takes (whole chunks).
-    public var storageBytes: Int { chunks.count * Self.chunkSize * MemoryLayout<Element>.stride }
+    @inlinable public var storageBytes: Int { chunks.count * Self.chunkSize * MemoryLayout<Element>.stride }
 }
 
 extension ChunkedArray: Sendable where Element: Sendable {}

@@ -93,6 +93,46 @@ import Glibc
         #expect(Self.problems(inSnapshot: current).isEmpty, "\(Self.problems(inSnapshot: current))")
     }
 
+    /// An unchanged refresh keeps every document's rewritten copy (a hard link to the previous
+    /// snapshot's, no rewrite). When a URL that unchanged pages link starts to redirect
+    /// elsewhere, its local path moves: the pages that link it are rewritten (their 304 does
+    /// not keep the old copy), and the others are still kept.
+    @Test func unchangedDocumentsKeepTheirRewrittenCopyUntilALinkMoves() throws {
+        let nginx = try NginxFixture(.mtls, options: .init(extraServerDirectives: """
+            location = /p4.html { if (-f $document_root/p4.moved) { return 301 /p5.html; } }
+            """))
+        try Self.writeSite(nginx)
+        try nginx.site.write("p6.html", "<!doctype html><link rel=stylesheet href=site.css><p>page 6 links <a href=p4.html>four</a></p>")
+        let output = try TemporaryDirectory()
+        #expect(mirror(nginx, output.path).exitCode == 0)
+        let first = output.path + "/site/" + (try FileManager.default.destinationOfSymbolicLink(atPath: output.path + "/site/current"))
+        func inode(_ path: String) -> ino_t {
+            var info = stat()
+            return stat(path, &info) == 0 ? info.st_ino : 0
+        }
+
+        let unchanged = mirror(nginx, output.path)
+        #expect(unchanged.exitCode == 0, "\(unchanged)")
+        let second = output.path + "/site/" + (try FileManager.default.destinationOfSymbolicLink(atPath: output.path + "/site/current"))
+        #expect(try report(output.path)["rewrittenDocuments"] as? Int == 0)
+        for page in ["index.html", "p1.html", "p6.html", "site.css"] {
+            #expect(inode(first + "/" + page) == inode(second + "/" + page) && inode(second + "/" + page) != 0, "\(page) kept as it was")
+        }
+
+        // p4 now redirects to p5: the index and p6 (both unchanged, 304) link it.
+        try nginx.site.write("p4.moved", "")
+        let moved = mirror(nginx, output.path)
+        #expect(moved.exitCode == 0, "\(moved)")
+        let third = output.path + "/site/current"
+        let index = try String(contentsOfFile: third + "/index.html", encoding: .utf8)
+        #expect(index.contains(#"<a href="p5.html">page 4</a>"#), "\(index)")
+        #expect(try String(contentsOfFile: third + "/p6.html", encoding: .utf8).contains(#"<a href=p5.html>four</a>"#))
+        #expect(try report(output.path)["rewrittenDocuments"] as? Int == 2)
+        #expect(inode(second + "/p1.html") == inode(third + "/p1.html"), "a page that does not link p4 is kept")
+        #expect(inode(second + "/index.html") != inode(third + "/index.html"))
+        #expect(Self.problems(inSnapshot: third).isEmpty, "\(Self.problems(inSnapshot: third))")
+    }
+
     /// A file missing from the previous snapshot (deleted by hand, a damaged disk) is fetched
     /// again without validators instead of failing the run; the rest is still revalidated.
     @Test func filesLostFromThePreviousSnapshotAreFetchedAgain() throws {

@@ -24,9 +24,10 @@ actor CrawlState {
         /// ``MirrorStore/OriginalsPack`` (or, for a body that streamed to a file, as
         /// `_mirror/raw/<sha256>`).
         let sha256: String
-        /// For a document revalidated with 304: its stored references (with the `+` requisite
-        /// marker), so that the rewrite can be skipped when none of them moved.
-        var unchangedReferences: [String]? = nil
+        /// Unchanged since the previous snapshot (revalidated with 304, or carried over): the
+        /// previous snapshot's rewritten copy can be kept when none of the URLs it links moved
+        /// (``Crawler/reuseRewritten(_:previous:paths:nothingMoved:fileSystem:directories:)``).
+        var isUnchanged = false
         /// For a document parsed during this crawl: its references, ready to be rewritten
         /// without a second parse.
         var deferred: DeferredRewrite? = nil
@@ -306,7 +307,7 @@ actor CrawlState {
         record(entry, id: id)
         if let documentKind, let localPath = previous.localPath, let sha = previous.sha256 {
             spill(Document(url: item.url, localPath: localPath, kind: documentKind, contentType: previous.contentType,
-                           sha256: sha, unchangedReferences: previous.references, originalOnly: true), id: id)
+                           sha256: sha, isUnchanged: true, originalOnly: true), id: id)
         }
     }
 
@@ -341,7 +342,7 @@ actor CrawlState {
         }
         if let kind, let localPath = entry.localPath, let sha = entry.sha256, let url = WebURL(entry.url) {
             spill(Document(url: url, localPath: localPath, kind: kind, contentType: entry.contentType,
-                           sha256: sha, unchangedReferences: entry.references, originalOnly: true), id: id)
+                           sha256: sha, isUnchanged: true, originalOnly: true), id: id)
         }
     }
 

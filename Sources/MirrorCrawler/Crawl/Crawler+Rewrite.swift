@@ -17,6 +17,9 @@ extension Crawler {
         state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, paths: LocalPaths, previous: PreviousSnapshot?
     ) async -> (rewritten: Int, failures: [(path: String, error: StoreError)]) {
         let documents = await state.documents
+        // In an unchanged refresh no link moved: unchanged documents keep their rewritten copy
+        // without a look at their links.
+        let nothingMoved = previous.map { !paths.anyMoved(since: $0.manifest) } ?? false
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let fileSystem = staging.fileSystem
         let directories = self.directories
@@ -34,7 +37,7 @@ extension Crawler {
                             failures.append(("(document \(ref.id))", .io(operation: "read", path: "_mirror/tmp/documents.spill", errno: EIO)))
                             continue
                         }
-                        if let previous, Self.reuseRewritten(document, previous: previous, paths: paths,
+                        if let previous, Self.reuseRewritten(document, previous: previous, paths: paths, nothingMoved: nothingMoved,
                                                              fileSystem: fileSystem, directories: directories) {
                             continue
                         }
@@ -86,15 +89,21 @@ extension Crawler {
     /// Links the previous snapshot's rewritten copy of an unchanged document, when every URL it
     /// refers to maps to the same local path (or to none) in both snapshots: rewriting it again
     /// would give the same bytes. Returns false when the document must be rewritten.
+    /// - Parameter nothingMoved: no URL's local path differs between the snapshots
+    ///   (``LocalPaths/anyMoved(since:)``); otherwise the document's references are read from
+    ///   the previous manifest and compared one by one.
     static func reuseRewritten(
-        _ document: CrawlState.Document, previous: PreviousSnapshot, paths: LocalPaths,
+        _ document: CrawlState.Document, previous: PreviousSnapshot, paths: LocalPaths, nothingMoved: Bool,
         fileSystem: SecureFileSystem, directories: CreatedDirectories
     ) -> Bool {
-        guard let references = document.unchangedReferences,
+        guard document.isUnchanged,
               previous.pathHash(forKey: document.url.string) == ManifestIndex.pathHash(document.localPath) else { return false }
-        for reference in references {
-            let url = reference.hasPrefix("+") ? String(reference.dropFirst()) : reference
-            if previous.pathHash(forKey: url) != paths.pathHash(ofKey: url) { return false }
+        if !nothingMoved {
+            guard let references = previous.entry(forKey: document.url.string)?.references else { return false }
+            for reference in references {
+                let url = reference.hasPrefix("+") ? String(reference.dropFirst()) : reference
+                if previous.pathHash(forKey: url) != paths.pathHash(ofKey: url) { return false }
+            }
         }
         do {
             try directories.ensure(CreatedDirectories.parent(of: document.localPath), in: fileSystem)

@@ -40,6 +40,31 @@ struct LocalPaths: Sendable {
         return pathHashes[Int(target)]
     }
 
+    /// The fingerprint of the local path of an id (its own or its redirect's), 0 for none.
+    func pathHash(of id: UInt32) -> UInt64 {
+        resolved(id).map { pathHashes[Int($0)] } ?? 0
+    }
+
+    /// Whether any link is written differently than in the snapshot `previous` describes
+    /// (``MirrorStore/ManifestIndex/forEachFingerprint(_:)``): a URL whose local path (its own
+    /// or its redirect's) is not the same, a URL that had one and has none, or one that has one
+    /// now and had no entry. When none is, a document that did not change links exactly as
+    /// before, and its rewritten copy can be kept without looking at its links.
+    func anyMoved(since previous: ManifestIndex) -> Bool {
+        var moved = false
+        var matchedWithPath = 0
+        previous.forEachFingerprint { key, previousPath in
+            guard !moved else { return }
+            let current = registry.id(fingerprint: key).map(pathHash(of:)) ?? 0
+            if current != previousPath { moved = true }
+            if current != 0 { matchedWithPath += 1 }
+        }
+        if moved { return true }
+        var withPath = 0
+        for id in 0..<registry.count where pathHash(of: UInt32(id)) != 0 { withPath += 1 }
+        return withPath != matchedWithPath
+    }
+
     /// The id whose path `id` uses: itself when it has one, else the end of its redirects
     /// (at most 20 hops).
     private func resolved(_ id: UInt32) -> UInt32? {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MirrorCore
 
 /// A published snapshot's manifest file, read without loading it: an index of where each
 /// entry's line is, and the file kept open to read a line again when it is asked for.
@@ -197,8 +198,17 @@ public final class ManifestIndex: @unchecked Sendable {
         }
     }
 
-    /// The 64-bit hash of a key: Swift's `String` hash, which agrees with `String`'s `==`.
+    /// The 64-bit hash of a key: ``MirrorCore/WebURL/fingerprint(of:)`` (Swift's `String` hash,
+    /// which agrees with `String`'s `==`), so that a crawl can look an entry's key up among its
+    /// own URLs by this number (``forEachFingerprint(_:)``).
     static func hash(_ key: String) -> UInt64 {
-        UInt64(truncatingIfNeeded: key.hashValue)
+        WebURL.fingerprint(of: key)
+    }
+
+    /// Calls `body` with each entry's key fingerprint (``MirrorCore/WebURL/fingerprint(of:)``)
+    /// and path fingerprint (``pathHash(forKey:)``), in file order, reading nothing from the
+    /// file.
+    public func forEachFingerprint(_ body: (_ key: UInt64, _ path: UInt64) -> Void) {
+        for index in 0..<table.count { body(table.hashes[index], table.pathHashes[index]) }
     }
 }
