@@ -625,4 +625,4 @@ fi
 python3 Benchmarks/bench-report.py --work "$work" --pages "$pages" --expected-urls "$expected_urls" \
     --network "$network" --jobs "$jobs" --mtls-jobs "$mtls_jobs" --runs "$runs" --refresh "$refresh" --change "$change_pct" --parallel-max "$parallel_max" \
     --floor-jobs "$floor_jobs" --latency "$latency" --note "$mtls_note" --connect "$measured"
-[ -s "$work/warc-report.md" ] && cat "$work/warc-report.md"
+if [ -s "$work/warc-report.md" ]; then cat "$work/warc-report.md"; fi

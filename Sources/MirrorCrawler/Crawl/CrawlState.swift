@@ -66,23 +66,23 @@ actor CrawlState {
     /// The files the per-URL records go to.
     let spills: CrawlSpills
     /// By id.
-    private var marks = ChunkedArray<Marks>()
+    var marks = ChunkedArray<Marks>()
     /// By id: where its local path is in ``CrawlSpills/paths`` (offset << 16 | length), 0 for none.
-    private var pathRefs = ChunkedArray<UInt64>()
+    var pathRefs = ChunkedArray<UInt64>()
     /// By id: the fingerprint of its local path, 0 for none.
-    private var pathHashes = ChunkedArray<UInt64>()
+    var pathHashes = ChunkedArray<UInt64>()
     /// The documents to rewrite, in the order they were recorded.
-    private(set) var documents = ChunkedArray<DocumentRef>()
+    var documents = ChunkedArray<DocumentRef>()
     private(set) var failures: [CrawlReport.Failure] = []
     /// Each failed URL's typed failure (the first), for a start URL's exit code and hint and
     /// for the placeholder page of a linked one.
-    private var failedByID: [UInt32: CrawlFailure] = [:]
+    var failedByID: [UInt32: CrawlFailure] = [:]
     private(set) var pages = 0
     private(set) var requisites = 0
     private(set) var bytes: Int64 = 0
     private(set) var finishReason: FinishReason?
     /// Redirect sources → targets.
-    private var aliases: [UInt32: UInt32] = [:]
+    var aliases: [UInt32: UInt32] = [:]
     private var outOfScope: Set<String> = []
     private(set) var outOfScopeCount = 0
     /// How each stored URL compares with the previous snapshot.
@@ -96,7 +96,7 @@ actor CrawlState {
     private var lastRobots: (url: WebURL, userAgent: String, rules: [RobotsTxt.Rule])?
     /// In-scope page links that a crawler-trap rule (or the depth) held back, by id: the first
     /// time each was held back.
-    private var heldBack: [UInt32: HeldBack] = [:]
+    var heldBack: [UInt32: HeldBack] = [:]
     /// Items that were in flight when a halted run cancelled its transfers (``halt(_:)``): not
     /// fetched, not failed.
     private(set) var abandoned: [FrontierItem] = []
@@ -169,7 +169,7 @@ actor CrawlState {
     /// when the crawl may be over (nothing in flight, cancelled, finished) so that each sees
     /// the end. Waking every worker on every completion would make 64 workers spin through
     /// the actor for each URL.
-    private func wakeWaiters() {
+    func wakeWaiters() {
         guard !waiters.isEmpty else { return }
         let wakeAll = finishReason != nil || frontier.isCancelled || frontier.haltedBecause != nil || frontier.inFlightCount == 0
         let count = wakeAll ? waiters.count : min(waiters.count, frontier.queuedCount)
@@ -384,7 +384,7 @@ actor CrawlState {
     }
 
     /// URLs of the previous snapshot that answered 404 or 410 this time, with that status.
-    private var goneStatuses: [UInt32: Int] = [:]
+    var goneStatuses: [UInt32: Int] = [:]
 
     /// Records a URL that failed.
     func failed(_ item: FrontierItem, _ failure: CrawlFailure) {
@@ -464,173 +464,7 @@ actor CrawlState {
 
     var outOfScopeList: [String] { outOfScope.sorted() }
 
-    /// A local path given to a URL that was linked but not mirrored.
-    struct Reservation: Sendable, Equatable {
-        let url: String
-        let path: String
-        let isRequisite: Bool
-        /// Why it is not in the mirror; its ``NotMirroredReason/manifestText`` is the manifest's.
-        let reason: NotMirroredReason
-    }
-
-    /// Gives every in-scope URL that was linked but not mirrored — beyond the depth or page
-    /// limit, or failed with an HTTP or network error — the local path it would have, and records
-    /// it in the manifest without a status. Pages then link to it locally, so the copy holds no
-    /// in-scope link to the origin, and `serve --live` can fetch it when a browser asks. That
-    /// includes URLs robots.txt disallows and in-scope URLs that redirect out of scope: their
-    /// placeholder says so.
-    ///
-    /// - Returns: the reservations, sorted by URL.
-    func reservePaths(mapper: PathMapper) -> [Reservation] {
-        // Most candidates were stored: only the rest are sorted (for a deterministic order).
-        var unstored: [(key: String, id: UInt32, isRequisite: Bool)] = []
-        for index in marks.indices {
-            let mark = marks[index]
-            guard mark.contains(.candidate), !mark.contains(.path), !mark.contains(.alias) else { continue }
-            let id = UInt32(index)
-            unstored.append((frontier.registry.text(of: id), id, mark.contains(.candidateRequisite)))
-        }
-        guard !unstored.isEmpty else { return [] }
-        unstored.sort { $0.key < $1.key }
-        // The stored files' paths, by fingerprint: a reserved path never takes one of them.
-        var used = Set(pathHashes.lazy.filter { $0 != 0 })
-        let unfetchedKeys = frontier.haltedBecause == nil ? [] : Set(unfetched.map(\.url.string))
-        var reserved: [Reservation] = []
-        for (key, id, isRequisite) in unstored {
-            guard let url = WebURL(key) else { continue }
-            let path = mapper.relativePath(for: url, contentType: isRequisite ? nil : "text/html")
-            guard used.insert(ManifestIndex.pathHash(path)).inserted else { continue }
-            let reason: NotMirroredReason
-            if let failure = failedByID[id] {
-                reason = .failed(failure.kind, cause: failure.cause)
-            } else if let status = goneStatuses[id] {
-                reason = .gone(status: status)
-            } else if let held = heldBack[id] {
-                reason = .heldBack(held)
-            } else if unfetchedKeys.contains(key) {
-                reason = .stopped
-            } else {
-                reason = .beyondLimits
-            }
-            reserved.append(Reservation(url: key, path: path, isRequisite: isRequisite, reason: reason))
-            record(ManifestEntry(url: url, localPath: path, status: nil, fetchedAt: nil, error: reason.manifestText), id: id)
-        }
-        return reserved
-    }
-
-    /// URL → local path for every URL stored or reserved so far, and every redirect that leads
-    /// to one. Flushes the spill files first: the rewrite reads them from several threads.
-    func localPaths() -> LocalPaths {
-        spills.flush()
-        return LocalPaths(registry: frontier.registry, pathRefs: pathRefs, pathHashes: pathHashes, aliases: aliases,
-                          paths: spills.paths)
-    }
-
-    /// Whether the run recorded anything for a URL (by its normalised text): an entry, a
-    /// redirect, or a 404/410 that removed it. What it did not handle, a run that stopped early
-    /// carries over from the previous snapshot.
-    func isHandled(_ key: String) -> Bool {
-        guard let id = frontier.registry.id(forKey: key) else { return false }
-        return !mark(id).isDisjoint(with: [.entry, .alias, .gone])
-    }
-
-    /// Which URLs' entries have a status, as a value the report can ask without the actor.
-    func statuses() -> StatusLookup {
-        StatusLookup(registry: frontier.registry, marks: marks)
-    }
-
-    /// Whether a URL's entry has a status (it was fetched this run), by its normalised text.
-    struct StatusLookup: Sendable {
-        let registry: URLRegistry
-        let marks: ChunkedArray<Marks>
-
-        func hasStatus(_ key: String) -> Bool {
-            guard let id = registry.id(forKey: key), Int(id) < marks.count else { return false }
-            return marks[Int(id)].contains(.status)
-        }
-    }
-
-    /// The keys among `keys` that the run recorded nothing for (``isHandled(_:)``).
-    func unhandled(_ keys: [String]) -> [String] {
-        keys.filter { !isHandled($0) }
-    }
-
-    /// Whether the URL's entry has a status (it was fetched), by its normalised text.
-    func hasStatus(_ key: String) -> Bool {
-        frontier.registry.id(forKey: key).map { mark($0).contains(.status) } ?? false
-    }
-
-    /// The recorded documents, read back one at a time from their spill (for the rewrite
-    /// phase; nil for a record that cannot be read).
-    nonisolated func document(_ ref: DocumentRef, registry: URLRegistry) -> Document? {
-        guard let url = registry.url(of: ref.id) else { return nil }
-        return try? spills.documents.withBytes(at: ref.offset, count: Int(ref.length)) { bytes in
-            var reader = ByteRecord.Reader(bytes)
-            return Document.read(from: &reader, url: url)
-        }
-    }
-
-    /// The manifest's entries (for the report and the previous snapshot's comparison).
-    var manifest: ManifestRecords { spills.manifest }
-
     var stats: FrontierStats { frontier.stats }
     var trapPeaks: TrapPeaks { frontier.trapPeaks }
 
-    // MARK: Records by id
-
-    /// Writes `entry` to the manifest under `id` and notes what it has.
-    private func record(_ entry: ManifestEntry, id: UInt32) {
-        do {
-            try spills.manifest.upsert(entry, id: id)
-        } catch {
-            abort(error)
-        }
-        growColumns(to: id)
-        var add: Marks = [.entry]
-        if entry.status != nil { add.insert(.status) } else { marks[Int(id)].remove(.status) }
-        if let path = entry.localPath {
-            add.insert(.path)
-            let utf8 = path.utf8.count
-            let offset = spills.paths.append(utf8: path)
-            pathRefs[Int(id)] = UInt64(offset) << 16 | UInt64(min(utf8, 0xFFFF))
-            pathHashes[Int(id)] = ManifestIndex.pathHash(path)
-        } else {
-            marks[Int(id)].remove(.path)
-            pathRefs[Int(id)] = 0
-            pathHashes[Int(id)] = 0
-        }
-        marks[Int(id)].formUnion(add)
-        if let failure = spills.failure { abort(failure) }
-    }
-
-    /// Writes a document to the documents spill.
-    private func spill(_ document: Document, id: UInt32) {
-        var writer = ByteRecord.Writer(reservingCapacity: 256)
-        document.write(to: &writer)
-        let offset = spills.documents.append(writer.bytes)
-        documents.append(DocumentRef(id: id, length: UInt32(writer.bytes.count), offset: offset))
-    }
-
-    private func mark(_ id: UInt32) -> Marks {
-        Int(id) < marks.count ? marks[Int(id)] : []
-    }
-
-    private func setMarks(_ id: UInt32, _ add: Marks) {
-        growColumns(to: id)
-        marks[Int(id)].formUnion(add)
-    }
-
-    private func clearMarks(_ id: UInt32, _ remove: Marks) {
-        guard Int(id) < marks.count else { return }
-        marks[Int(id)].subtract(remove)
-    }
-
-    private func growColumns(to id: UInt32) {
-        let needed = Int(id) + 1
-        guard marks.count < needed else { return }
-        let more = needed - marks.count
-        marks.append(repeating: [], count: more)
-        pathRefs.append(repeating: 0, count: more)
-        pathHashes.append(repeating: 0, count: more)
-    }
 }

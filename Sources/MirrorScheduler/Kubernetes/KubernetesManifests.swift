@@ -54,7 +54,7 @@ public enum KubernetesManifests {
         lines += [
             "refresh.jitter is not applied: a CronJob starts on its minute.",
             "Memory: each refresh requests \(refresh.requestMiB)Mi and is limited to \(refresh.limitMiB)Mi, from the measured peak RSS of",
-            "\(MemoryBudget.crawlPeakMiB) MiB (10,000 pages at 256 transfers, BENCHMARKS.md) plus 36 KiB per transfer above 256, +25 %,",
+            "\(MemoryBudget.crawlPeakMiB) MiB (the Python documentation at 256 transfers, BENCHMARKS.md) plus 36 KiB per transfer above 256, +25 %,",
             "rounded up to 32 MiB, limit twice that; serve requests \(serve.requestMiB)Mi, limited to \(serve.limitMiB)Mi (measured \(MemoryBudget.servePeakMiB) MiB).",
         ]
         return lines

@@ -1,8 +1,10 @@
 /// Memory requests and limits for the pods, from measured peak resident memory.
 ///
-/// The figures: a mirror of 10,000 pages (23,190 URLs) peaked at 88.1 MiB RSS, the largest
-/// of the benchmarks (BENCHMARKS.md; the 50 MB Python documentation peaked at 86.3–88.1 MiB),
-/// at the default 256 transfers, each of which costs about 36 KiB more in flight (README);
+/// The figures: the 50 MB Python documentation, whose pages of up to 2.5 MB are parsed several
+/// at a time, peaked at 86.3–88.4 MiB RSS, the largest of the benchmarks (BENCHMARKS.md; a
+/// generated site of 104,000 URLs peaks near 70 MiB, since a crawl's memory hardly grows with
+/// the number of URLs, issue #27), at the default 256 transfers, each of which costs about
+/// 36–45 KiB more in flight (README);
 /// `serve` peaked at 25.3 MiB under 200 concurrent keep-alive connections (measured for
 /// issue #28 with wrk on the demo mirror). The request is the peak plus a quarter, rounded up
 /// to 32 MiB; the limit is twice the request, so a site somewhat larger than the benchmarks
