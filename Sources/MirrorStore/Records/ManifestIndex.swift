@@ -171,23 +171,10 @@ public final class ManifestIndex: @unchecked Sendable {
     /// Up to `count` bytes of `descriptor` at `offset` (fewer at the end of the file).
     /// - Throws: ``StoreError/io(operation:path:errno:)`` (operation `pread`).
     static func read(_ descriptor: Int32, at offset: UInt64, count: Int, path: String) throws(StoreError) -> [UInt8] {
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var done = 0
-            while done < count, let start = buffer.baseAddress {
-                let n = pread(descriptor, start + done, count - done, off_t(offset) + off_t(done))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    break
-                }
-                if n == 0 { break }
-                done += n
-            }
-            initialized = done
+        switch PositionalIO.read(from: descriptor, at: Int64(offset), count: count) {
+        case .success(let bytes): return bytes
+        case .failure(let error): throw .io(operation: "pread", path: path, errno: error.errno)
         }
-        if failure != 0 { throw .io(operation: "pread", path: path, errno: failure) }
-        return bytes
     }
 
     /// Decodes one line (without its `\n`).

@@ -127,20 +127,14 @@ public final class OriginalsPack: @unchecked Sendable {
         }
         lock.unlock()
         guard let entry else { return nil }
-        var bytes = [UInt8](repeating: 0, count: entry.length)
-        var done = 0
-        while done < entry.length {
-            let n = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + done, entry.length - done, off_t(entry.offset) + off_t(done))
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw StoreError.from(errno: errno, operation: "read", path: Self.packPath)
-            }
-            if n == 0 { throw StoreError.io(operation: "read", path: Self.packPath, errno: EIO) }  // truncated
-            done += n
+        switch PositionalIO.read(from: descriptor, at: entry.offset, count: entry.length) {
+        case .success(let bytes) where bytes.count == entry.length:
+            return bytes
+        case .success:
+            throw StoreError.io(operation: "read", path: Self.packPath, errno: EIO)  // truncated
+        case .failure(let error):
+            throw StoreError.from(errno: error.errno, operation: "read", path: Self.packPath)
         }
-        return bytes
     }
 
     /// Writes the index next to the pack (staging snapshot only; synced with the snapshot), in
@@ -181,18 +175,8 @@ public final class OriginalsPack: @unchecked Sendable {
     /// Writes the pending bytes at their place in the file. Called with `lock` held.
     private func flushLocked() throws(StoreError) {
         guard !pending.isEmpty else { return }
-        let offset = end - Int64(pending.count)
-        var done = 0
-        while done < pending.count {
-            let n = pending.withUnsafeBytes {
-                pwrite(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done))
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw StoreError.from(errno: errno, operation: "write", path: Self.packPath)
-            }
-            done += n
-        }
+        let code = PositionalIO.write(pending, to: descriptor, at: end - Int64(pending.count))
+        if code != 0 { throw StoreError.from(errno: code, operation: "write", path: Self.packPath) }
         pending.removeAll(keepingCapacity: true)
     }
 }

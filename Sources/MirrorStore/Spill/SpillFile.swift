@@ -141,20 +141,14 @@ public final class SpillFile: @unchecked Sendable {
         }
         lock.unlock()
         // Below `pendingStart` the file never changes: no lock needed for the read itself.
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw readFailed(StoreError.from(errno: errno, operation: "read", path: shownAs))
-            }
-            if n == 0 { throw readFailed(StoreError.io(operation: "read", path: shownAs, errno: EIO)) }
-            done += n
+        switch PositionalIO.read(from: descriptor, at: offset, count: count) {
+        case .success(let bytes) where bytes.count == count:
+            return bytes.withUnsafeBytes { body($0) }
+        case .success:
+            throw readFailed(StoreError.io(operation: "read", path: shownAs, errno: EIO))
+        case .failure(let error):
+            throw readFailed(StoreError.from(errno: error.errno, operation: "read", path: shownAs))
         }
-        return bytes.withUnsafeBytes { body($0) }
     }
 
     /// Remembers a failed read as the spill's ``failure`` too (its owner ends the run).
@@ -177,17 +171,10 @@ public final class SpillFile: @unchecked Sendable {
     /// everything appended later (``failure``). Called with `lock` held.
     private func flushLocked() {
         guard !pending.isEmpty else { return }
-        var done = 0
-        while done < pending.count {
-            let n = pending.withUnsafeBytes {
-                pwrite(descriptor, $0.baseAddress! + done, $0.count - done, off_t(pendingStart) + off_t(done))
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                failed = StoreError.from(errno: errno, operation: "write", path: shownAs)
-                return
-            }
-            done += n
+        let code = PositionalIO.write(pending, to: descriptor, at: pendingStart)
+        guard code == 0 else {
+            failed = StoreError.from(errno: code, operation: "write", path: shownAs)
+            return
         }
         pendingStart += Int64(pending.count)
         pending.removeAll(keepingCapacity: true)
