@@ -23,7 +23,7 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
 
     /// `count` copies of `value`.
     @inlinable public init(repeating value: Element, count: Int) {
-        for _ in 0..<count { append(value) }
+        append(repeating: value, count: count)
     }
 
     @inlinable public var startIndex: Int { 0 }
@@ -45,9 +45,25 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
         storedCount += 1
     }
 
-    /// Appends `count` copies of `value`.
+    /// Appends `count` copies of `value`, a chunk at a time.
     @inlinable public mutating func append(repeating value: Element, count: Int) {
-        for _ in 0..<count { append(value) }
+        var left = count
+        while left > 0 {
+            let used = storedCount & (Self.chunkSize - 1)
+            if used == 0 {
+                let whole = Swift.min(left, Self.chunkSize)
+                var chunk = [Element](repeating: value, count: whole)
+                chunk.reserveCapacity(Self.chunkSize)
+                chunks.append(chunk)
+                storedCount += whole
+                left -= whole
+            } else {
+                let more = Swift.min(left, Self.chunkSize - used)
+                chunks[chunks.count - 1].append(contentsOf: repeatElement(value, count: more))
+                storedCount += more
+                left -= more
+            }
+        }
     }
 
     /// The bytes the elements' storage takes (whole chunks).
