@@ -107,11 +107,7 @@ import Testing
     /// Every damaged file of `ManifestTests` is refused with the very error `Manifest.load` gives.
     @Test(arguments: ManifestTests.corruptions)
     func corruptFilesGiveLoadsErrors(name: String, text: String, line: Int) throws {
-        var bytes = Array(text.utf8)
-        if name == "invalid UTF-8", let index = bytes.firstIndex(of: 0xEF) {
-            bytes.replaceSubrange(index..<(index + 3), with: [0xC3, 0x28, 0x41])
-        }
-        try Self.expectSameError(bytes, line: line, name)
+        try Self.expectSameError(ManifestTests.corruptionBytes(name, text), line: line, name)
     }
 
     /// Damage far into a file larger than a chunk: the line numbers still agree with load's.

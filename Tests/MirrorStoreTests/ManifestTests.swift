@@ -144,14 +144,30 @@ import Testing
         ("wrong count", "mtls-mirror-manifest\t1\n#end\t5\n", 2),
         ("data after end", "mtls-mirror-manifest\t1\n#end\t0\nhttps://a/\t\t\t\t\t\t\t\t\t\n", 3),
         ("invalid UTF-8", "mtls-mirror-manifest\t1\nhttps://a/\u{FFFD}\t\t\t\t\t\t\t\t\t\n#end\t1\n", 2),
+        // Faults in fields the manifest's index checks without decoding them.
+        ("bad escape in a later reference",
+         "mtls-mirror-manifest\t1\nhttps://a/\t\t\t\t\t\t\t\t\t\thttps://b/\thttps://c/\\q\n#end\t1\n", 2),
+        ("invalid UTF-8 in a later reference",
+         "mtls-mirror-manifest\t1\nhttps://a/\t\t\t\t\t\t\t\t\t\thttps://b/\thttps://c/\u{FFFD}\n#end\t1\n", 2),
+        ("invalid UTF-8 in an ETag", "mtls-mirror-manifest\t1\nhttps://a/\t\t\t\t\t\t=\u{FFFD}\t\t\t\n#end\t1\n", 2),
+        ("bad escape in a content type", "mtls-mirror-manifest\t1\nhttps://a/\t\t\t=a\\z\t\t\t\t\t\t\n#end\t1\n", 2),
+        // Two faults: both readers name the first that decoding meets (the date, then the ETag).
+        ("bad date and a bad ETag", "mtls-mirror-manifest\t1\nhttps://a/\t\t\t\t\t\t=\\q\t\tnan\t\n#end\t1\n", 2),
     ]
+
+    /// The bytes of a corruption case: the "invalid UTF-8" cases get a byte sequence that is
+    /// not UTF-8 where their text has U+FFFD.
+    static func corruptionBytes(_ name: String, _ text: String) -> [UInt8] {
+        var bytes = Array(text.utf8)
+        if name.hasPrefix("invalid UTF-8"), let index = bytes.firstIndex(of: 0xEF) {
+            bytes.replaceSubrange(index..<(index + 3), with: [0xC3, 0x28, 0x41])
+        }
+        return bytes
+    }
 
     @Test(arguments: corruptions)
     func corruptFilesNameTheLine(name: String, text: String, line: Int) throws {
-        var bytes = Array(text.utf8)
-        if name == "invalid UTF-8", let index = bytes.firstIndex(of: 0xEF) {
-            bytes.replaceSubrange(index..<(index + 3), with: [0xC3, 0x28, 0x41])
-        }
+        let bytes = Self.corruptionBytes(name, text)
         let folder = try TemporaryFolder()
         let store = try SecureFileSystem(root: folder.path)
         try store.write(bytes, to: "m.tsv")

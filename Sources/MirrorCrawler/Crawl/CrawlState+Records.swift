@@ -85,8 +85,8 @@ extension CrawlState {
         let registry: URLRegistry
         let marks: ChunkedArray<Marks>
 
-        func hasStatus(_ key: String) -> Bool {
-            guard let id = registry.id(forKey: key), Int(id) < marks.count else { return false }
+        func hasStatus(fingerprint: UInt64) -> Bool {
+            guard let id = registry.id(fingerprint: fingerprint), Int(id) < marks.count else { return false }
             return marks[Int(id)].contains(.status)
         }
     }

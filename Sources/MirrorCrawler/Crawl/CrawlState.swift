@@ -283,18 +283,7 @@ actor CrawlState {
     /// A `304 Not Modified`: the previous snapshot's file was linked into this one. Its stored
     /// references keep the crawl going, so every URL is still revalidated.
     func revalidated(_ item: FrontierItem, previous: ManifestEntry, documentKind: DocumentKind?) {
-        var links: [DiscoveredLink] = []
-        for reference in previous.references {
-            let isRequisite = reference.hasPrefix("+")
-            let text = isRequisite ? String(reference.dropFirst()) : reference
-            // Stored references are normalised URL text without fragment: most are known by now
-            // (the stylesheet every page links), and need no parsing to be dropped.
-            if frontier.isSettled(text, isRequisite: isRequisite) { continue }
-            if let url = WebURL(text) {
-                links.append(DiscoveredLink(url: url, isRequisite: isRequisite))
-            }
-        }
-        offer(links, from: item)
+        offer(frontier.unsettledLinks(amongStored: previous.references, from: item), from: item)
         frontier.complete(item, bytes: 0)
         wakeWaiters()
         if item.isRequisite { requisites += 1 } else { pages += 1 }
@@ -398,7 +387,7 @@ actor CrawlState {
         }
         let id = item.id ?? frontier.register(item.url).id
         if failedByID[id] == nil { failedByID[id] = failure }
-        failures.append(.init(url: item.url.string, kind: failure.kind.name, cause: failure.cause, referrer: item.referrer?.string))
+        failures.append(.init(url: item.url.string, kind: failure.kind.name, cause: failure.cause, referrer: item.referrerText))
         record(ManifestEntry(
             url: item.url, localPath: nil, status: nil, contentType: nil, length: nil, sha256: nil,
             etag: nil, lastModified: nil, fetchedAt: Date(), error: "\(failure.kind.name): \(failure.cause)", references: []), id: id)

@@ -178,7 +178,7 @@ extension Crawler {
             failed: failures.count, bytes: await state.bytes,
             added: await state.changes[.added] ?? 0, changed: await state.changes[.changed] ?? 0,
             unchanged: await state.changes[.unchanged] ?? 0,
-            removed: run.previous.map { previous in previous.removedCount(hasStatus: statuses.hasStatus) } ?? 0,
+            removed: run.previous.map { previous in previous.removedCount(hasStatus: statuses.hasStatus(fingerprint:)) } ?? 0,
             previousSnapshot: run.previous?.id, rewrittenDocuments: assembled.rewritten,
             errorsByKind: byKind, errors: failures, outOfScope: await state.outOfScopeList,
             outOfScopeCount: await state.outOfScopeCount, warnings: warnings,

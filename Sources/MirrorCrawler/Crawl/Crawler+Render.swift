@@ -85,7 +85,7 @@ extension Crawler {
         switch result {
         case .failure(let failure):
             logger.warning("\(finalURL.string): \(failure); stored as fetched")
-            await run.ledger.renderFailed(finalURL.string, failure, referrer: item.referrer?.string)
+            await run.ledger.renderFailed(finalURL.string, failure, referrer: item.referrerText)
             await storeFrames([], documents: recorded.frames, page: item, run: run)
             return try await store(item, finalURL: finalURL, response: response, temporaryPath: temporaryPath, state: state,
                                    staging: staging, originals: originals, change: change(of: finalURL, sha256: response.sha256, run: run),

@@ -240,7 +240,7 @@ public final class Crawler: Sendable {
             request.ifNoneMatch = known.etag
             request.ifModifiedSince = known.lastModified
         }
-        if let referrer = item.referrer { request.headers.append(("Referer", referrer.string)) }
+        if let referrer = item.referrerText { request.headers.append(("Referer", referrer)) }
         let scope = self.scope
         let isRequisite = item.isRequisite
         let depth = item.depth

@@ -61,13 +61,14 @@ struct PreviousSnapshot: Sendable {
 
     /// How many URLs that this snapshot had stored (2xx with a file) the new run no longer
     /// has: absent from its manifest, or present without a status (a reserved path).
-    /// - Parameter hasStatus: whether the new run's entry for a URL has a status.
-    func removedCount(hasStatus: (String) -> Bool) -> Int {
+    /// Counted by the URLs' fingerprints (``MirrorCore/WebURL/fingerprint(of:)``), the crawl's
+    /// identity for a URL, so that nothing is read from the manifest file.
+    /// - Parameter hasStatus: whether the new run's entry for a URL, by its fingerprint, has a
+    ///   status.
+    func removedCount(hasStatus: (UInt64) -> Bool) -> Int {
         var removed = 0
-        // A read failure of a published snapshot's manifest ends the count early: the report's
-        // figure is then a lower bound, nothing else depends on it.
-        try? manifest.forEach(kinds: .stored) { entry in
-            if !hasStatus(entry.url) { removed += 1 }
+        manifest.forEachFingerprint(kinds: .stored) { key in
+            if !hasStatus(key) { removed += 1 }
         }
         return removed
     }

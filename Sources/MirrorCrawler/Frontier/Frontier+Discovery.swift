@@ -67,25 +67,39 @@ extension Frontier {
         return results
     }
 
-    /// Whether offering the URL whose normalised, fragment-free text is `key` would certainly
-    /// be a no-op (``DiscoveryResult/duplicate`` without an upgrade): it is known, and it is a
-    /// requisite link or the known entry is no longer queued. Lets a caller holding URL text
-    /// skip parsing it.
+    /// Whether offering the URL whose normalised, fragment-free text is `key` from `parent`
+    /// would certainly be a no-op (``DiscoveryResult/duplicate`` with nothing changed): it is
+    /// known, and it is a requisite link, or no longer queued, or queued as a page no deeper
+    /// than this link would put it with no trap counter to lower (see ``discover(_:from:)``).
+    /// Lets a caller holding URL text skip parsing it.
     /// - Parameters:
     ///   - key: the URL's ``MirrorCore/WebURL/string`` without fragment.
     ///   - isRequisite: whether the link is a page requisite.
-    /// Whether offering the URL whose normalised, fragment-free text is `key` would certainly
-    /// be a no-op (``DiscoveryResult/duplicate`` without an upgrade): it is known, and it is a
-    /// requisite link or the known entry is no longer queued. Lets a caller holding URL text
-    /// skip parsing it.
-    /// - Parameters:
-    ///   - key: the URL's ``MirrorCore/WebURL/string`` without fragment.
-    ///   - isRequisite: whether the link is a page requisite.
-    public func isSettled(_ key: String, isRequisite: Bool) -> Bool {
+    ///   - parent: the item whose document holds the link.
+    public func isSettled(_ key: String, isRequisite: Bool, from parent: FrontierItem) -> Bool {
         guard let id = registry.id(forKey: key) else { return false }
-        let state = nodes[Int(id)].state
-        if state == .unknown { return false }
-        return isRequisite || state != .queued
+        let node = nodes[Int(id)]
+        if node.state == .unknown { return false }
+        if isRequisite || node.state != .queued { return true }
+        return !node.isRequisite && Int(node.depth) <= parent.depth + 1 && node.chain == 0 && node.growth == 0
+    }
+
+    /// The links of a document's stored references (``MirrorStore/ManifestEntry/references``:
+    /// normalised URL text without fragment, `+` before a requisite's) that offering could
+    /// change something for, parsed, in order. Most are settled by now (the stylesheet every
+    /// page links), and are dropped without being parsed (``isSettled(_:isRequisite:from:)``).
+    /// - Parameters:
+    ///   - references: the stored references.
+    ///   - parent: the item whose document holds them.
+    public func unsettledLinks(amongStored references: [String], from parent: FrontierItem) -> [DiscoveredLink] {
+        var links: [DiscoveredLink] = []
+        for reference in references {
+            let isRequisite = reference.utf8.first == UInt8(ascii: "+")
+            let text = isRequisite ? String(reference.dropFirst()) : reference
+            if isSettled(text, isRequisite: isRequisite, from: parent) { continue }
+            if let url = WebURL(text) { links.append(DiscoveredLink(url: url, isRequisite: isRequisite)) }
+        }
+        return links
     }
 
     /// Records that fetching `item` ended, through redirects, at `final`.
@@ -104,7 +118,7 @@ extension Frontier {
         if target == item.url.withoutFragment { return true }
         let (id, _) = register(target)
         guard nodes[Int(id)].state == .unknown else { return false }
-        let referrer = item.referrer.map { register($0).id + 1 } ?? 0
+        let referrer = item.referrerText.map { register(key: $0).id + 1 } ?? 0
         nodes[Int(id)] = Node(state: .redirectTarget, isRequisite: item.isRequisite, chain: 0, growth: 0,
                               depth: Int32(clamping: item.depth), referrer: referrer)
         seenCount += 1

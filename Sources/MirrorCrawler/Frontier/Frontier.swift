@@ -189,7 +189,7 @@ public struct Frontier: Sendable {
             let (id, _) = register(item.url)
             guard nodes[Int(id)].state == .unknown else { continue }
             nodes[Int(id)] = Node(state: .queued, isRequisite: item.isRequisite, chain: item.chain, growth: item.growth,
-                                  depth: Int32(clamping: item.depth), referrer: item.referrer.map { register($0).id + 1 } ?? 0)
+                                  depth: Int32(clamping: item.depth), referrer: item.referrerText.map { register(key: $0).id + 1 } ?? 0)
             seenCount += 1
             queuedCount += 1
             priority.append(id)
@@ -234,8 +234,9 @@ public struct Frontier: Sendable {
     func item(_ id: UInt32) -> FrontierItem? {
         let node = nodes[Int(id)]
         guard let url = registry.url(of: id) else { return nil }
-        let referrer = node.referrer == 0 ? nil : registry.url(of: node.referrer - 1)
-        var item = FrontierItem(url: url, depth: Int(node.depth), isRequisite: node.isRequisite, referrer: referrer,
+        // Text, not parsed: see ``FrontierItem/referrerText`` ("" is a spill that could not be read).
+        let referrer = node.referrer == 0 ? nil : Optional(registry.text(of: node.referrer - 1)).flatMap { $0.isEmpty ? nil : $0 }
+        var item = FrontierItem(url: url, depth: Int(node.depth), isRequisite: node.isRequisite, referrerText: referrer,
                                 chain: Int(node.chain), growth: Int(node.growth))
         item.id = id
         return item

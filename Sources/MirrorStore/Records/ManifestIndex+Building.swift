@@ -100,7 +100,9 @@ extension ManifestIndex {
             while true {
                 let end = decoder.find(0x0A, from: start, to: buffer.count)
                 guard end < buffer.count else { return start }
-                if let entry = try decoder.nextLine(start..<end) {
+                if let entry = try decoder.nextLine(start..<end, decode: { (decoder, line) throws(StoreError) in
+                    try decoder.indexFields(line)
+                }) {
                     try add(entry, offset: fileOffset + UInt64(start), length: end - start)
                 }
                 start = end + 1
@@ -111,15 +113,15 @@ extension ManifestIndex {
         /// - Throws: ``StoreError/manifestCorrupt(path:line:reason:)`` for a URL seen before (or a
         ///   line of 4 GiB); ``StoreError/io(operation:path:errno:)`` reading the earlier line
         ///   whose hash is the same.
-        private mutating func add(_ entry: ManifestEntry, offset: UInt64, length: Int) throws(StoreError) {
+        private mutating func add(_ entry: ManifestDecoder.IndexFields, offset: UInt64, length: Int) throws(StoreError) {
             guard let length = UInt32(exactly: length), table.count < Int(UInt32.max - 1) else {
                 throw decoder.corrupt("line or file too long for the index")
             }
             // Locals only: the closure must not touch `self` while `table` changes.
             let descriptor = self.descriptor, path = self.path, fixedFields = decoder.fixedFields, url = entry.url
-            let kinds = Kinds(of: entry)
+            let kinds = Kinds(status: entry.status, hasLocalPath: entry.localPath != nil, isStale: entry.isStale)
             let pathHash = entry.localPath.map(ManifestIndex.pathHash) ?? 0
-            if kinds.contains(.redirect), entry.localPath == nil, let target = entry.references.first {
+            if kinds.contains(.redirect), entry.localPath == nil, let target = entry.firstReference {
                 redirects.append((table.count, target))
             }
             let added = try table.insert(hash: ManifestIndex.hash(url), offset: offset, length: length, kinds: kinds,

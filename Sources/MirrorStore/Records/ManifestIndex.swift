@@ -77,13 +77,13 @@ public final class ManifestIndex: @unchecked Sendable {
         /// A 3xx (a redirect).
         public static let redirect = Kinds(rawValue: 4)
 
-        init(of entry: ManifestEntry) {
+        init(status: Int64?, hasLocalPath: Bool, isStale: Bool) {
             var kinds: Kinds = []
-            if let status = entry.status {
-                if (200...299).contains(status), entry.localPath != nil { kinds.insert(.stored) }
+            if let status {
+                if (200...299).contains(status), hasLocalPath { kinds.insert(.stored) }
                 if (300...399).contains(status) { kinds.insert(.redirect) }
             }
-            if entry.stale != nil { kinds.insert(.stale) }
+            if isStale { kinds.insert(.stale) }
             self = kinds
         }
     }
@@ -197,5 +197,11 @@ public final class ManifestIndex: @unchecked Sendable {
     /// file.
     public func forEachFingerprint(_ body: (_ key: UInt64, _ path: UInt64) -> Void) {
         for index in 0..<table.count { body(table.hashes[index], table.pathHashes[index]) }
+    }
+
+    /// Calls `body` with the key fingerprint of each entry of one of `kinds`, in file order,
+    /// reading nothing from the file.
+    public func forEachFingerprint(kinds: Kinds, _ body: (_ key: UInt64) -> Void) {
+        for index in 0..<table.count where !table.kinds[index].isDisjoint(with: kinds) { body(table.hashes[index]) }
     }
 }

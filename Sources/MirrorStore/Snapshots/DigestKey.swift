@@ -5,28 +5,30 @@ struct DigestKey: Hashable, Sendable {
 
     /// The digest of a lower- or upper-case hex text of 64 digits; nil for anything else.
     init?(hex: String) {
-        var parsed: [UInt64] = []
-        parsed.reserveCapacity(4)
-        var word: UInt64 = 0
-        var digits = 0
-        for byte in hex.utf8 {
-            let value: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10
-            default: return nil
+        var text = hex
+        // Over the contiguous bytes, four words in place (no array): once per document a refresh
+        // carries over, and a manifest's whole index when a pack is opened.
+        let parsed = text.withUTF8 { bytes -> (UInt64, UInt64, UInt64, UInt64)? in
+            guard bytes.count == 64 else { return nil }
+            func word(at start: Int) -> UInt64? {
+                var word: UInt64 = 0
+                for byte in bytes[start..<(start + 16)] {
+                    let value: UInt8
+                    switch byte {
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte &- UInt8(ascii: "0")
+                    case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte &- UInt8(ascii: "a") &+ 10
+                    case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte &- UInt8(ascii: "A") &+ 10
+                    default: return nil
+                    }
+                    word = word << 4 | UInt64(value)
+                }
+                return word
             }
-            word = word << 4 | UInt64(value)
-            digits += 1
-            if digits % 16 == 0 {
-                parsed.append(word)
-                word = 0
-            }
-            if digits > 64 { return nil }
+            guard let a = word(at: 0), let b = word(at: 16), let c = word(at: 32), let d = word(at: 48) else { return nil }
+            return (a, b, c, d)
         }
-        guard digits == 64 else { return nil }
-        words = (parsed[0], parsed[1], parsed[2], parsed[3])
+        guard let parsed else { return nil }
+        words = parsed
     }
 
     /// The lower-case hex text.
