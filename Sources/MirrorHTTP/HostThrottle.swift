@@ -52,7 +52,8 @@ public actor HostThrottle {
             if Task.isCancelled { return false }
             let now = clock()
             var current = state(key)
-            let decision = current.request(now: now, random: random())
+            // A random number only for --random-wait: each one is a getrandom system call.
+            let decision = current.request(now: now, random: current.randomWait ? random() : 0)
             hosts[key] = current
             switch decision {
             case .start:

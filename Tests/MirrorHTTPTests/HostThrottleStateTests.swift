@@ -112,6 +112,25 @@ import Testing
         await throttle.setCrawlDelay(1.5, host: "b.example", port: 443)
         #expect(await throttle.interval(host: "b.example", port: 443) == 1.5)
     }
+
+    /// The throttle draws a random number (a getrandom system call each) only for --random-wait.
+    @Test(arguments: [false, true])
+    func randomNumbersAreDrawnOnlyForRandomWait(_ randomWait: Bool) async {
+        let draws = Draws()
+        let throttle = HostThrottle(politeness: politeness(random: randomWait), random: { draws.draw() })
+        for _ in 0..<5 {
+            #expect(await throttle.acquire(host: "a.example", port: 443))
+            await throttle.finish(host: "a.example", port: 443, status: 200, retryAfter: nil, bytes: 0)
+        }
+        #expect(draws.count == (randomWait ? 5 : 0))
+    }
+
+    final class Draws: @unchecked Sendable {
+        private let lock = NSLock()
+        private var drawn = 0
+        var count: Int { lock.withLock { drawn } }
+        func draw() -> Double { lock.withLock { drawn += 1 }; return 0.5 }
+    }
 }
 
 /// The total byte rate: every transfer pays from one budget.
