@@ -182,11 +182,13 @@ struct ManifestDecoder {
             let reference = try text(index)
             references.append(referenceTexts?.insert(reference).memberAfterInsert ?? reference)
         }
+        // Before the other fields: indexFields(_:) checks them in this same order.
+        let stale = try stale()
         return ManifestEntry(
             key: url, localPath: try optionalText(1), status: try number(2).map { Int($0) },
             contentType: try optionalText(3), length: try number(4),
             sha256: try optionalText(5), etag: try optionalText(6), lastModified: try optionalText(7),
-            fetchedAt: fetchedAt, error: try optionalText(9), references: references, stale: try stale())
+            fetchedAt: fetchedAt, error: try optionalText(9), references: references, stale: stale)
     }
 
     /// What ``ManifestIndex`` keeps of an entry line.

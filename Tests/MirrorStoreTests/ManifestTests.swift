@@ -153,6 +153,8 @@ import Testing
         ("bad escape in a content type", "mtls-mirror-manifest\t1\nhttps://a/\t\t\t=a\\z\t\t\t\t\t\t\n#end\t1\n", 2),
         // Two faults: both readers name the first that decoding meets (the date, then the ETag).
         ("bad date and a bad ETag", "mtls-mirror-manifest\t1\nhttps://a/\t\t\t\t\t\t=\\q\t\tnan\t\n#end\t1\n", 2),
+        ("unknown state and a bad ETag",
+         "mtls-mirror-manifest\t2\nhttps://a/\t\t\t\t\t\t=\\q\t\t\t\t=nonsense\n#end\t1\n", 2),
     ]
 
     /// The bytes of a corruption case: the "invalid UTF-8" cases get a byte sequence that is

@@ -235,7 +235,11 @@ public struct Frontier: Sendable {
         let node = nodes[Int(id)]
         guard let url = registry.url(of: id) else { return nil }
         // Text, not parsed: see ``FrontierItem/referrerText`` ("" is a spill that could not be read).
-        let referrer = node.referrer == 0 ? nil : Optional(registry.text(of: node.referrer - 1)).flatMap { $0.isEmpty ? nil : $0 }
+        var referrer: String?
+        if node.referrer != 0 {
+            let text = registry.text(of: node.referrer - 1)
+            referrer = text.isEmpty ? nil : text
+        }
         var item = FrontierItem(url: url, depth: Int(node.depth), isRequisite: node.isRequisite, referrerText: referrer,
                                 chain: Int(node.chain), growth: Int(node.growth))
         item.id = id
