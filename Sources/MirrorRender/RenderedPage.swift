@@ -88,17 +88,29 @@ public struct PageBudget: Sendable, Equatable {
     /// Seconds to wait for the DOM once asked for; a page still busy then is stopped
     /// (`Runtime.terminateExecution`) and asked once more.
     public var capture: Double
+    /// Seconds of the page's own clock (Chromium's virtual time) that its timers get after the
+    /// load event, and again after the settle script; 0: the page runs on the real clock only.
+    ///
+    /// The page's clock stands still while any of its requests is in flight and jumps to the
+    /// next timer when the page is idle, so a page is done as soon as the work its timers
+    /// schedule within this span is over, however long their delays (Chromium says so with
+    /// `Emulation.virtualTimeBudgetExpired`), instead of after ``quiet`` of real time. The quiet
+    /// period stays the fallback: for a page that keeps its thread busy, or a browser that
+    /// refuses virtual time.
+    public var timers: Double
 
     /// The defaults. The quiet period (150 ms) covers the gap between a response and the
     /// request a script makes from it (a few milliseconds on the fixtures) with room for short
-    /// timers; raise it for pages that debounce their requests. 15 s, 500 requests and 64 MiB
-    /// bound a page whatever it does.
+    /// timers; raise it for pages that debounce their requests. 1 s of page time for timers
+    /// covers debounces and short polling loops in a few milliseconds. 15 s, 500 requests and
+    /// 64 MiB bound a page whatever it does.
     public init(time: Double = 15, quiet: Double = 0.15, maximumRequests: Int = 500,
-                maximumBytes: Int64 = 64 * 1024 * 1024, capture: Double = 2) {
+                maximumBytes: Int64 = 64 * 1024 * 1024, capture: Double = 2, timers: Double = 1) {
         self.time = time
         self.quiet = quiet
         self.maximumRequests = maximumRequests
         self.maximumBytes = maximumBytes
         self.capture = capture
+        self.timers = timers
     }
 }

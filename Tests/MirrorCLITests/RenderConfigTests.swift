@@ -26,14 +26,14 @@ import Testing
     @Test func everyKeyReachesTheJob() throws {
         let config = try ConfigFixture().load(ConfigFixture.site("""
             "render": {"include": ["/app/", "regex:^/$"], "exclude": ["/app/admin/"], "jobs": 6, "timeout": "20s",
-              "quiet": "250ms", "maxRequests": 200, "maxBytes": "16MiB", "scripts": "keep"}
+              "quiet": "250ms", "timers": "3s", "maxRequests": 200, "maxBytes": "16MiB", "scripts": "keep"}
             """))
         let settings = try #require(try config.sites[0].makeJob(outputRoot: "/tmp/out", jobs: 8).render)
         #expect(settings.includes == [.prefix("/app/"), .regex("^/$")] && settings.excludes == [.prefix("/app/admin/")])
         #expect(settings.browser.tabs == 6 && settings.scripts == .keep)
-        #expect(settings.browser.budget == PageBudget(time: 20, quiet: 0.25, maximumRequests: 200, maximumBytes: 16 << 20))
+        #expect(settings.browser.budget == PageBudget(time: 20, quiet: 0.25, maximumRequests: 200, maximumBytes: 16 << 20, timers: 3))
         let dump = config.dumpRedacted()
-        #expect(dump.contains(#""scripts": "keep""#) && dump.contains(#""maxRequests": 200"#))
+        #expect(dump.contains(#""scripts": "keep""#) && dump.contains(#""maxRequests": 200"#) && dump.contains(#""timers": "3s""#))
         #expect(try ConfigFixture().load(dump, name: "dumped.json") == config)
     }
 
@@ -41,6 +41,7 @@ import Testing
         (#""render": {"jobs": 0}"#, "sites[0].render.jobs"),
         (#""render": {"scripts": "run"}"#, "sites[0].render.scripts"),
         (#""render": {"timeout": "soon"}"#, "sites[0].render.timeout"),
+        (#""render": {"timers": -1}"#, "sites[0].render.timers"),
         (#""render": {"include": ["docs/"]}"#, "sites[0].render.include[0]"),
         (#""render": "yes""#, "sites[0].render"),
     ])

@@ -68,7 +68,7 @@ import Testing
     @Test func aPageThatNeverGoesIdleIsKeptAsRenderedWhenItsTimeIsUp() throws {
         let output = try TemporaryDirectory()
         let started = Date()
-        let result = try mirror("/ticker.html", ["--render-timeout", "2"], into: output)
+        let result = try mirror("/ticker.html", ["--render-timeout", "2", "--render-timers", "0"], into: output)
         #expect(result.exitCode == 0, "\(result)")
         #expect(Date().timeIntervalSince(started) < 30)
         let snapshot = output.url.appendingPathComponent("app/current")
@@ -190,5 +190,19 @@ import Testing
             .write(to: file, atomically: true, encoding: .utf8)
         let visit = try HeadlessBrowser().visit(file.absoluteString, budgetMilliseconds: 1500)
         #expect(Set(visit.pageRequestedURLs).isSuperset(of: ["http://other.invalid/x.png", "https://other2.invalid/y"]), "\(visit.pageRequestedURLs)")
+    }
+}
+
+extension RenderModeEdgeTests {
+    @Test(arguments: [("-1", "--render-timers needs a number of 0 or more, not \"-1\""),
+                      ("7200", "--render-timers must be 0 to 3600 seconds"),
+                      ("soon", "--render-timers needs a number of 0 or more, not \"soon\"")])
+    func aBadPageTimeIsAUsageError(value: String, message: String) throws {
+        let runner = CommandRunner(executable: CommandRunner.builtBinary(named: "mtls-mirror"))
+        let output = try TemporaryDirectory()
+        let result = runner.run(["mirror", "https://app.test/", "-o", output.path, "--render-timers", value],
+                                environment: ["NO_COLOR": "1"], timeout: 60)
+        #expect(result.exitCode == 2, "\(result)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 }

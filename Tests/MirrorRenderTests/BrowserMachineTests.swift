@@ -118,6 +118,12 @@ import Testing
         driver.feed(.message(.reply(id: navigate.id, sessionID: "S0", result: .success(["frameId": "T0", "loaderId": "L1"]))))
         driver.feed(.message(.event(method: "Page.lifecycleEvent", sessionID: "S0",
                                     params: ["name": "load", "frameId": "T0", "loaderId": "L1"])))
+        // Loaded: the page's clock is asked for (1 s of page time); this browser refuses it, so
+        // the real clock's quiet periods decide.
+        let value0 = driver.take("Emulation.setVirtualTimePolicy")
+        let clock = try #require(value0)
+        #expect(clock.params["policy"] == "pauseIfNetworkFetchesPending" && clock.params["budget"] == 1000)
+        driver.feed(.message(.reply(id: clock.id, sessionID: "S0", result: .failure(.init(code: -32601, message: "not found")))))
         // Quiet for the quiet period: the settle script; quiet again: the capture.
         driver.advance(0.1)
         #expect(driver.take("Runtime.evaluate") == nil)
@@ -125,6 +131,7 @@ import Testing
         let value4 = driver.take("Runtime.evaluate")
         let settle = try #require(value4)
         #expect(settle.params["expression"]?.string == PageScripts.settle)
+        #expect(driver.take("Emulation.setVirtualTimePolicy") == nil, "refused once: not asked again")
         driver.advance(0.06)  // the settle script asked for nothing: a short window, not a whole quiet period
         let value5 = driver.take("Runtime.evaluate")
         let capture = try #require(value5)
@@ -256,5 +263,138 @@ import Testing
         let value12 = driver.take("Fetch.failRequest")
         let failed = try #require(value12)
         #expect(failed.session == "W1" && failed.params["errorReason"] == "BlockedByClient")
+    }
+
+    /// A page loaded in tab 0 (document answered, load event seen), its clock asked for.
+    static func loadedPage(_ driver: inout Driver) throws -> (id: Int, params: JSONValue) {
+        driver.startReady()
+        driver.feed(.submit(job: 1, url: "https://a.test/"))
+        let value1 = driver.take("Page.navigate")
+        let navigate = try #require(value1)
+        driver.pause("R1", url: "https://a.test/")
+        let ask = try #require(driver.asks().first)
+        driver.feed(.answer(token: ask.token, .fulfil(status: 200, headers: [], body: Array("<p>".utf8))))
+        driver.feed(.message(.reply(id: navigate.id, sessionID: "S0", result: .success(["frameId": "T0", "loaderId": "L1"]))))
+        driver.feed(.message(.event(method: "Page.lifecycleEvent", sessionID: "S0",
+                                    params: ["name": "load", "frameId": "T0", "loaderId": "L1"])))
+        let value2 = driver.take("Emulation.setVirtualTimePolicy")
+        let clock = try #require(value2)
+        return (clock.id, clock.params)
+    }
+
+    static let expired = BrowserMachine.Input.message(.event(method: "Emulation.virtualTimeBudgetExpired", sessionID: "S0", params: [:]))
+
+    @Test func aPageIsDoneWhenItsPageTimeRunsOutNotAfterAQuietPeriod() throws {
+        var driver = Driver()
+        let clock = try Self.loadedPage(&driver)
+        driver.feed(.message(.reply(id: clock.id, sessionID: "S0", result: .success(["virtualTimeTicksBase": 1]))))
+        driver.advance(0.01)
+        #expect(driver.take("Runtime.evaluate") == nil, "the page's timers may still be running")
+        // The span ran out: the settle script at once (no real quiet period), then a new span.
+        driver.feed(Self.expired)
+        let settleIndex = try #require(driver.written.firstIndex { $0.method == "Runtime.evaluate" })
+        let spanIndex = try #require(driver.written.firstIndex { $0.method == "Emulation.setVirtualTimePolicy" })
+        #expect(driver.written[settleIndex].params["expression"]?.string == PageScripts.settle)
+        #expect(settleIndex < spanIndex, "the span starts after the script, so the loads it starts hold the clock")
+        let value3 = driver.take("Runtime.evaluate")
+        #expect(try #require(value3).params["expression"]?.string == PageScripts.settle)
+        let value4 = driver.take("Emulation.setVirtualTimePolicy")
+        let second = try #require(value4)
+        #expect(second.params["budget"] == 1000)
+        // An expiry before the reply is this span's (spans never overlap): the capture.
+        driver.feed(Self.expired)
+        let value5 = driver.take("Runtime.evaluate")
+        let capture = try #require(value5)
+        #expect(capture.params["expression"]?.string == PageScripts.capture)
+        driver.feed(.message(.reply(id: second.id, sessionID: "S0", result: .success([:]))))
+        driver.feed(.message(.reply(id: capture.id, sessionID: "S0",
+                                    result: .success(["result": ["type": "string", "value": .string(Self.captured)]]))))
+        #expect(try driver.finished().first?.result.get().completion == .idle)
+        // The clock is let go before the tab goes back to about:blank, and only then.
+        let value6 = driver.take("Emulation.setVirtualTimePolicy")
+        let release = try #require(value6)
+        #expect(release.params["budget"] == nil && release.params["policy"] == "pauseIfNetworkFetchesPending")
+        #expect(driver.take("Page.navigate") == nil)
+        driver.feed(.message(.reply(id: release.id, sessionID: "S0", result: .success([:]))))
+        #expect(driver.take("Page.navigate")?.params["url"] == "about:blank")
+    }
+
+    @Test func aSpanStillRunningWhenThePageEndsIsAwaitedBeforeTheReset() throws {
+        var driver = Driver()
+        let clock = try Self.loadedPage(&driver)
+        driver.feed(.message(.reply(id: clock.id, sessionID: "S0", result: .success([:]))))
+        driver.pause("R2", url: "https://a.test/slow.json", type: "XHR")
+        driver.advance(30)  // out of time with a request in flight: the span has not run out
+        let value3 = driver.take("Runtime.evaluate")
+        let capture = try #require(value3)
+        driver.feed(.message(.reply(id: capture.id, sessionID: "S0",
+                                    result: .success(["result": ["type": "string", "value": .string(Self.captured)]]))))
+        #expect(try driver.finished().first?.result.get().completion == .budgetCut(.time))
+        // A late expiry would stop the next page's clock: the tab waits for it.
+        #expect(driver.take("Emulation.setVirtualTimePolicy") == nil)
+        #expect(driver.take("Page.navigate") == nil)
+        driver.feed(.submit(job: 2, url: "https://a.test/two"))
+        #expect(driver.take("Page.navigate") == nil, "the tab is not free yet")
+        driver.feed(Self.expired)
+        let value4 = driver.take("Emulation.setVirtualTimePolicy")
+        let release = try #require(value4)
+        #expect(release.params["budget"] == nil)
+        driver.feed(.message(.reply(id: release.id, sessionID: "S0", result: .success([:]))))
+        let value5 = driver.take("Page.navigate")
+        let reset = try #require(value5)
+        #expect(reset.params["url"] == "about:blank")
+        driver.feed(.message(.reply(id: reset.id, sessionID: "S0", result: .success([:]))))
+        #expect(driver.take("Page.navigate")?.params["url"] == "https://a.test/two")
+    }
+
+    @Test func aSpanThatNeverRunsOutCostsTheTabNotTheRun() throws {
+        var driver = Driver()
+        let clock = try Self.loadedPage(&driver)
+        driver.feed(.message(.reply(id: clock.id, sessionID: "S0", result: .success([:]))))
+        driver.pause("R2", url: "https://a.test/slow.json", type: "XHR")
+        driver.advance(30)
+        let value3 = driver.take("Runtime.evaluate")
+        let capture = try #require(value3)
+        driver.feed(.message(.reply(id: capture.id, sessionID: "S0",
+                                    result: .success(["result": ["type": "string", "value": .string(Self.captured)]]))))
+        driver.advance(1)
+        #expect(driver.take("Target.closeTarget") == nil)
+        driver.advance(1.5)  // past the release timeout: the tab is replaced
+        #expect(driver.take("Target.closeTarget") != nil)
+        #expect(driver.take("Target.createTarget") != nil)
+    }
+
+    @Test func anAnswerAfterTheSpanGivesThePageANewOne() throws {
+        var driver = Driver()
+        let clock = try Self.loadedPage(&driver)
+        driver.feed(.message(.reply(id: clock.id, sessionID: "S0", result: .success([:]))))
+        // A worker's request does not hold the page's clock: the span runs out while it is in flight.
+        driver.pause("R2", url: "https://a.test/data.json", type: "Fetch")
+        let ask = try #require(driver.asks().first)
+        driver.feed(Self.expired)
+        #expect(driver.take("Runtime.evaluate") == nil, "a request is in flight")
+        driver.feed(.answer(token: ask.token, .fulfil(status: 200, headers: [], body: Array("{}".utf8))))
+        let value3 = driver.take("Emulation.setVirtualTimePolicy")
+        #expect(try #require(value3).params["budget"] == 1000)
+        driver.advance(0.01)
+        #expect(driver.take("Runtime.evaluate") == nil, "the page is given time to use the answer")
+        driver.feed(Self.expired)
+        #expect(driver.take("Runtime.evaluate")?.params["expression"]?.string == PageScripts.settle)
+    }
+
+    @Test func noTimersMeansTheRealClockOnly() throws {
+        var budget = PageBudget()
+        budget.timers = 0
+        var driver = Driver(budget: budget)
+        driver.startReady()
+        driver.feed(.submit(job: 1, url: "https://a.test/"))
+        let value1 = driver.take("Page.navigate")
+        let navigate = try #require(value1)
+        driver.feed(.message(.reply(id: navigate.id, sessionID: "S0", result: .success(["frameId": "T0", "loaderId": "L1"]))))
+        driver.feed(.message(.event(method: "Page.lifecycleEvent", sessionID: "S0",
+                                    params: ["name": "load", "frameId": "T0", "loaderId": "L1"])))
+        #expect(driver.take("Emulation.setVirtualTimePolicy") == nil)
+        driver.advance(0.2)
+        #expect(driver.take("Runtime.evaluate")?.params["expression"]?.string == PageScripts.settle)
     }
 }

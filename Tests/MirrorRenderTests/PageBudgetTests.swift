@@ -27,6 +27,7 @@ import Testing
     @Test func aPageThatNeverGoesIdleEndsAtItsTimeBudget() async throws {
         var budget = PageBudget()
         budget.time = 2
+        budget.timers = 0  // on the real clock, a 40 ms poll is never quiet for 150 ms
         let (result, handler, seconds) = try await render("""
             <p id="count">0</p>
             <script>let n = 0; setInterval(() => fetch('/tick.json').then(() => { document.getElementById('count').textContent = ++n; }), 40);</script>
@@ -35,6 +36,22 @@ import Testing
         #expect(page.completion == .budgetCut(.time))
         #expect(seconds < 6, "took \(seconds) s")
         #expect(handler.requests.count > 10)
+        let html = String(decoding: page.html, as: UTF8.self)
+        #expect(!html.contains(#"<p id="count">0</p>"#), "the counter had moved on: \(html)")
+    }
+
+    @Test func aPollingPageGetsItsSpansOfPageTimeAndNoMore() async throws {
+        // In page time a 40 ms poll runs as fast as its requests are answered; the page ends
+        // after its two spans (1 s after load, 1 s after settling): about 50 polls, not a flood.
+        let (result, handler, seconds) = try await render("""
+            <p id="count">0</p>
+            <script>let n = 0; setInterval(() => fetch('/tick.json').then(() => { document.getElementById('count').textContent = ++n; }), 40);</script>
+            """, budget: PageBudget())
+        let page = try result.get()
+        #expect(page.completion == .idle)
+        #expect(seconds < 10, "took \(seconds) s")
+        let polls = handler.requests.filter { $0.url.hasSuffix("/tick.json") }.count
+        #expect(polls >= 20 && polls <= 80, "\(polls) polls")
         let html = String(decoding: page.html, as: UTF8.self)
         #expect(!html.contains(#"<p id="count">0</p>"#), "the counter had moved on: \(html)")
     }

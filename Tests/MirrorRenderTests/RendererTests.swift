@@ -73,3 +73,49 @@ extension RendererTests {
         #expect(handler.requests.contains { $0.url == "\(Self.app)/inner.html" && $0.isFrameDocument })
     }
 }
+
+extension RendererTests {
+    /// A page whose content comes from timers set after its load event (700 ms, then 200 ms),
+    /// longer than the real clock's quiet period: in page time they run within the page's span.
+    static func timerHandler() -> StaticHandler {
+        StaticHandler([
+            "\(app)/": StaticHandler.html("""
+                <!DOCTYPE html><html><body><p id="late">waiting</p><script>
+                addEventListener('load', () => setTimeout(() => {
+                  fetch('/late.json').then(r => r.json()).then(value => {
+                    const late = document.getElementById('late');
+                    late.textContent = value.text;
+                    setTimeout(() => { late.dataset.done = 'yes'; }, 200);
+                  });
+                }, 700));
+                </script></body></html>
+                """),
+            "\(app)/late.json": StaticHandler.json(#"{"text":"built by a late timer"}"#, delay: 0.05),
+        ])
+    }
+
+    @Test func timersAfterLoadRunInPageTimeAndTheTabServesTheNextPage() async throws {
+        let renderer = Renderer(configuration: RenderConfiguration(tabs: 1), logger: .silent)
+        defer { renderer.shutdown() }
+        try await renderer.start()
+        // Twice in the one tab: a span that ran out must not stop the next page's clock.
+        for _ in 0..<2 {
+            let page = try await renderer.render("\(Self.app)/", handler: Self.timerHandler()).get()
+            let html = String(decoding: page.html, as: UTF8.self)
+            #expect(html.contains(#"<p id="late" data-done="yes">built by a late timer</p>"#), "\(html)")
+            #expect(page.completion == .idle)
+        }
+    }
+
+    @Test func withoutPageTimeTheQuietPeriodEndsThePage() async throws {
+        var budget = PageBudget()
+        budget.timers = 0
+        let renderer = Renderer(configuration: RenderConfiguration(tabs: 1, budget: budget), logger: .silent)
+        defer { renderer.shutdown() }
+        try await renderer.start()
+        let handler = Self.timerHandler()
+        let page = try await renderer.render("\(Self.app)/", handler: handler).get()
+        #expect(String(decoding: page.html, as: UTF8.self).contains(#"<p id="late">waiting</p>"#))
+        #expect(!handler.requests.contains { $0.url.hasSuffix("/late.json") })
+    }
+}

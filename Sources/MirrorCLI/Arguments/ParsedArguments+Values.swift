@@ -17,6 +17,15 @@ extension ParsedArguments {
         return number
     }
 
+    /// A number of 0 or more (`double` takes only positive ones).
+    func nonNegativeDouble(_ name: String) throws(UsageError) -> Double? {
+        guard let text = value(name) else { return nil }
+        guard let number = Double(text), number >= 0, number.isFinite else {
+            throw UsageError("--\(name) needs a number of 0 or more, not \"\(text)\"")
+        }
+        return number
+    }
+
     func size(_ name: String) throws(UsageError) -> Int64? {
         guard let text = value(name) else { return nil }
         guard let bytes = ConfigQuantity.bytes(text) else {

@@ -61,6 +61,7 @@ struct MirrorCommand {
         OptionSpec("render-exclude", value: "RULE", repeatable: true, help: "Never render the pages whose path matches (implies --render)."),
         OptionSpec("render-jobs", value: "N", help: "Pages rendered at once in one browser, 1 to 32 (default 4; implies --render)."),
         OptionSpec("render-timeout", value: "SECONDS", help: "Time budget of one page (default 15); then what was rendered is kept (implies --render)."),
+        OptionSpec("render-timers", value: "SECONDS", help: "Page time its timers get after load and after settling (default 1; 0: the real clock's quiet period only; implies --render)."),
         OptionSpec("render-keep-scripts", help: "Store pages with their scripts; `serve` answers their calls from the recorded responses (implies --render)."),
     ]
 
@@ -233,6 +234,10 @@ struct MirrorCommand {
         if let seconds = try arguments.double("render-timeout") {
             guard seconds > 0 else { throw UsageError("--render-timeout must be more than 0 seconds") }
             settings.browser.budget.time = seconds
+        }
+        if let seconds = try arguments.nonNegativeDouble("render-timers") {
+            guard seconds <= 3_600 else { throw UsageError("--render-timers must be 0 to 3600 seconds") }
+            settings.browser.budget.timers = seconds
         }
         if arguments.flag("render-keep-scripts") { settings.scripts = .keep }
         return settings

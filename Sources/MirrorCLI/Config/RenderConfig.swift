@@ -14,6 +14,9 @@ public struct RenderConfig: Sendable, Equatable {
     public var timeout = PageBudget().time
     /// Seconds without a request in flight, after load, before a page is done.
     public var quiet = PageBudget().quiet
+    /// Seconds of page time its timers get after load and after the settle script (0: the
+    /// real clock and the quiet period only).
+    public var timers = PageBudget().timers
     /// Requests one page may make.
     public var maxRequests = PageBudget().maximumRequests
     /// Response bytes one page may receive.
@@ -33,7 +36,7 @@ public struct RenderConfig: Sendable, Equatable {
         settings.scripts = scripts
         settings.browser = RenderConfiguration(
             executable: executable, tabs: jobs,
-            budget: PageBudget(time: timeout, quiet: quiet, maximumRequests: maxRequests, maximumBytes: maxBytes))
+            budget: PageBudget(time: timeout, quiet: quiet, maximumRequests: maxRequests, maximumBytes: maxBytes, timers: timers))
         return settings
     }
 
@@ -45,7 +48,7 @@ public struct RenderConfig: Sendable, Equatable {
 
 extension RenderConfig {
     /// The keys of a `render` object.
-    static let keys = ["include", "exclude", "jobs", "timeout", "quiet", "maxRequests", "maxBytes", "scripts"]
+    static let keys = ["include", "exclude", "jobs", "timeout", "quiet", "timers", "maxRequests", "maxBytes", "scripts"]
 
     /// Decodes a site's `render`: `true` (every page, defaults), `false`, or an object.
     /// - Returns: nil for `false`.
@@ -58,6 +61,7 @@ extension RenderConfig {
         if let jobs = try object.optional("jobs")?.int(in: RenderConfiguration.tabsRange) { config.jobs = jobs }
         if let seconds = try object.optional("timeout")?.duration(positive: true) { config.timeout = seconds }
         if let seconds = try object.optional("quiet")?.duration(positive: true) { config.quiet = seconds }
+        if let seconds = try object.optional("timers")?.duration() { config.timers = seconds }
         if let count = try object.optional("maxRequests")?.int(in: 1...100_000) { config.maxRequests = count }
         if let size = try object.optional("maxBytes")?.size(atLeast: 1) { config.maxBytes = size }
         if let node = object.optional("scripts") {
@@ -72,7 +76,8 @@ extension RenderConfig {
         .object([
             .init("include", ScopeConfig.dump(include)), .init("exclude", ScopeConfig.dump(exclude)),
             .init("jobs", .number(String(jobs))), .init("timeout", ConfigQuantity.formatSeconds(timeout)),
-            .init("quiet", ConfigQuantity.formatSeconds(quiet)), .init("maxRequests", .number(String(maxRequests))),
+            .init("quiet", ConfigQuantity.formatSeconds(quiet)), .init("timers", ConfigQuantity.formatSeconds(timers)),
+            .init("maxRequests", .number(String(maxRequests))),
             .init("maxBytes", ConfigQuantity.formatBytes(maxBytes)), .init("scripts", .string(scripts.rawValue)),
         ])
     }

@@ -36,6 +36,9 @@ struct PageRun: Sendable, Equatable {
     /// How long a page that the settle script did not make ask for anything waits before its
     /// DOM is read.
     static let settleWindow = 0.05
+    /// The page's own clock (``PageBudget/timers``), for the stage it is in.
+    var clock: PageClock = .real
+
     /// 0: the DOM has not been asked for; 1: asked; 2: asked again after stopping scripts.
     var captureAttempt = 0
     var captureDeadline: Double?
@@ -68,7 +71,7 @@ struct PageRun: Sendable, Equatable {
             guard now >= captureDeadline else { return .wait }
             return captureAttempt >= 2 ? .unresponsive : .stopScriptsAndCaptureAgain
         }
-        let quiet = loaded && outstanding.isEmpty && now - lastActivity >= quietPeriod
+        let quiet = loaded && outstanding.isEmpty && (clock == .expired || now - lastActivity >= quietPeriod)
         if now >= started + budget.time { return .capture(timeUp: !(quiet && settled)) }
         guard quiet else { return .wait }
         return settled ? .capture(timeUp: false) : .settle
@@ -81,13 +84,29 @@ struct PageRun: Sendable, Equatable {
     }
 
     /// The next moment ``step(now:)`` may answer something else than `.wait`.
-    func deadline() -> Double {
+    func deadline(now: Double) -> Double {
         if let captureDeadline { return captureDeadline }
         var next = started + budget.time
-        if loaded, outstanding.isEmpty { next = min(next, lastActivity + quietPeriod) }
+        if loaded, outstanding.isEmpty { next = min(next, clock == .expired ? now : lastActivity + quietPeriod) }
         return next
     }
 
     /// The budget left for response bodies.
     var bytesLeft: Int64 { max(0, budget.maximumBytes - bodyBytes) }
+}
+
+/// Where a page's own clock is (``PageBudget/timers``): Chromium's virtual time, given one
+/// span of page time per stage (after the load event, after the settle script).
+enum PageClock: Sendable, Equatable {
+    /// Not asked for in this stage (before the load event, or ``PageBudget/timers`` is 0).
+    case real
+    /// `Emulation.setVirtualTimePolicy` sent; an expiry that arrives before its reply belongs
+    /// to an earlier span and is ignored.
+    case asked
+    /// The span is running: timers run ahead while no request is in flight.
+    case running
+    /// The span is spent with no request in flight: the stage is over.
+    case expired
+    /// The browser refused virtual time: the real clock's quiet period decides.
+    case refused
 }

@@ -33,6 +33,8 @@ extension BrowserMachine {
         run.requestCount += 1
         run.lastActivity = now
         run.outstanding[paused.requestID] = paused
+        // Asked for after its span of page time: the page is busy again, and so is its clock.
+        if run.clock == .expired { startClock(&run, tab: index, into: &actions) }
         let request = InterceptedRequest(
             url: paused.url, method: paused.method, headers: paused.headers, body: paused.body, resourceType: paused.resourceType,
             isPageDocument: isPageDocument, isFrameDocument: isDocument && !isMainFrame, maximumBodyBytes: run.bytesLeft)
@@ -59,6 +61,9 @@ extension BrowserMachine {
         case .fail(let reason):
             send(.fail(paused, reason: reason), purpose: .answer, into: &actions)
         }
+        // An answer after the span (a worker's request, which does not hold the page's clock):
+        // the page gets time to use it.
+        if run.clock == .expired { startClock(&run, tab: token.tab, into: &actions) }
         tabs[token.tab].phase = .rendering(run)
     }
 
@@ -72,9 +77,13 @@ extension BrowserMachine {
             run.settled = true
             run.requestsAtSettle = run.requestCount
             run.lastActivity = now
-            tabs[index].phase = .rendering(run)
             send(DevToolsCommand("Runtime.evaluate", ["expression": .string(PageScripts.settle), "returnByValue": true],
                                  session: session), purpose: .settle, tab: index, generation: run.generation, into: &actions)
+            // After the script, so that the loads it starts hold the new span's clock from its
+            // start; and only once the last span ran out (a span still running, when the real
+            // clock's quiet ended the stage, goes on into this one).
+            if run.clock == .expired { startClock(&run, tab: index, into: &actions) }
+            tabs[index].phase = .rendering(run)
         case .capture(let timeUp):
             if timeUp { run.budgetCut = run.budgetCut ?? .time }
             run.captureAttempt = 1
@@ -94,6 +103,25 @@ extension BrowserMachine {
             tabs[index].phase = .rendering(run)
             closeAndReplace(index, into: &actions)
         }
+    }
+
+    /// Gives the page in tab `index` a span of its own clock (``PageBudget/timers``) for the
+    /// stage it is in: Chromium's virtual time, which stands still while a request is in flight
+    /// and runs ahead to the next timer when the page is idle; `Emulation.virtualTimeBudgetExpired`
+    /// ends the stage. Nothing when the budget has no timers or the browser refused before.
+    mutating func startClock(_ run: inout PageRun, tab index: Int, into actions: inout [Action]) {
+        guard run.budget.timers > 0, run.clock != .refused, let session = tabs[index].sessionID else { return }
+        run.clock = .asked
+        let policy: JSONValue = ["policy": "pauseIfNetworkFetchesPending", "budget": .number(run.budget.timers * 1000)]
+        send(DevToolsCommand("Emulation.setVirtualTimePolicy", policy, session: session), purpose: .clock, tab: index,
+             generation: run.generation, into: &actions)
+    }
+
+    /// The policy that takes a tab off a spent span: without it the page's clock stays stopped,
+    /// and so would the next page's loading in the same tab. No budget: timers still run ahead
+    /// while the tab is idle, never while a request is in flight.
+    static func clockWithoutBudget(session: String) -> DevToolsCommand {
+        DevToolsCommand("Emulation.setVirtualTimePolicy", ["policy": "pauseIfNetworkFetchesPending"], session: session)
     }
 
     private mutating func sendCapture(_ index: Int, session: String, generation: Int, into actions: inout [Action]) {
@@ -119,9 +147,17 @@ extension BrowserMachine {
                 if let loader = run.loaderID, run.loadedLoaders.contains(loader) {
                     run.loaded = true
                     run.lastActivity = now
+                    startClock(&run, tab: index, into: &actions)
                 }
                 tabs[index].phase = .rendering(run)
             }
+        case .clock:
+            switch result {
+            case .success where run.clock == .asked: run.clock = .running
+            case .failure: run.clock = .refused
+            default: break
+            }
+            tabs[index].phase = .rendering(run)
         case .capture:
             guard run.captureAttempt > 0 else { return }
             guard case .success(let value) = result, value["exceptionDetails"] == nil,

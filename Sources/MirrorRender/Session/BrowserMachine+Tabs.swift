@@ -66,8 +66,12 @@ extension BrowserMachine {
                     actions.append(.ready)
                 }
             }
-        case .navigate, .settle, .capture:
+        case .navigate, .settle, .capture, .clock:
             pageReply(command, tab: index, result: result, into: &actions)
+        case .releaseClock:
+            // Refused or not, the reset goes on (a refusal leaves the next page on the real clock's quiet).
+            guard tabs[index].phase == .resetting, let session = tabs[index].sessionID else { return }
+            navigateToBlank(index, session: session, into: &actions)
         case .reset:
             guard tabs[index].phase == .resetting, tabs[index].generation == command.generation else { return }
             tabs[index].phase = .ready
@@ -112,8 +116,34 @@ extension BrowserMachine {
             closeAndReplace(index, into: &actions)
             return
         }
+        switch run.clock {
+        case .asked, .running:
+            // Its requests have just failed, so an idle page reaches the span's end at once.
+            tabs[index].phase = .releasing(deadline: now + Self.releaseTimeout)
+        case .expired:
+            releaseClock(index, into: &actions)
+        case .real, .refused:
+            tabs[index].phase = .resetting
+            guard let session = tabs[index].sessionID else { return }
+            navigateToBlank(index, session: session, into: &actions)
+        }
+    }
+
+    /// Seconds a finished page's span of page time may take to run out before its tab is replaced.
+    static let releaseTimeout = 2.0
+
+    /// Lets the page's clock go (``clockWithoutBudget(session:)``), then resets the tab: a
+    /// navigation that raced the policy's change could commit into a renderer whose clock is
+    /// still stopped, and never load.
+    mutating func releaseClock(_ index: Int, into actions: inout [Action]) {
         tabs[index].phase = .resetting
         guard let session = tabs[index].sessionID else { return }
+        send(Self.clockWithoutBudget(session: session), purpose: .releaseClock, tab: index,
+             generation: tabs[index].generation, guardsLiveness: true, into: &actions)
+    }
+
+    /// The last step of a reset: back to `about:blank`, after which the tab is ready.
+    mutating func navigateToBlank(_ index: Int, session: String, into actions: inout [Action]) {
         send(DevToolsCommand("Page.navigate", ["url": "about:blank"], session: session), purpose: .reset, tab: index,
              generation: tabs[index].generation, guardsLiveness: true, into: &actions)
     }

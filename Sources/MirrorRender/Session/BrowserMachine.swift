@@ -102,7 +102,7 @@ struct BrowserMachine: Sendable {
     }
 
     enum Purpose: Sendable, Equatable {
-        case createTarget, attach, configure, navigate, settle, capture, reset, closeTarget, answer, childSetup, other
+        case createTarget, attach, configure, navigate, settle, capture, reset, closeTarget, answer, childSetup, clock, releaseClock, other
     }
 
     init(configuration: Configuration) {
@@ -161,7 +161,11 @@ struct BrowserMachine: Sendable {
         var next: Double?
         func consider(_ time: Double) { next = min(next ?? time, time) }
         for tab in tabs {
-            if case .rendering(let run) = tab.phase { consider(run.deadline()) }
+            switch tab.phase {
+            case .rendering(let run): consider(run.deadline(now: now))
+            case .releasing(let deadline): consider(deadline)
+            default: break
+            }
         }
         for command in pending.values where command.guardsLiveness {
             consider(command.sentAt + configuration.commandTimeout)
@@ -221,8 +225,23 @@ struct BrowserMachine: Sendable {
             if run.loaderID == loader, !run.loaded {
                 run.loaded = true
                 run.lastActivity = now
+                startClock(&run, tab: index, into: &actions)
             }
             tabs[index].phase = .rendering(run)
+        case "Emulation.virtualTimeBudgetExpired":
+            // Spans never overlap in a tab (a new one starts only after the last one ran out),
+            // so an expiry is the current span's, even before its command's reply.
+            guard let index = sessionID.flatMap(tabIndex(session:)) else { return }
+            switch tabs[index].phase {
+            case .rendering(var run) where run.clock == .asked || run.clock == .running:
+                run.clock = .expired
+                tabs[index].phase = .rendering(run)
+                advance(index, into: &actions)
+            case .releasing:
+                releaseClock(index, into: &actions)
+            default:
+                break
+            }
         case "Page.javascriptDialogOpening":
             // alert(), confirm() and prompt() would block the page: dismissed. A beforeunload
             // dialog would block the next navigation: accepted.
@@ -300,7 +319,11 @@ struct BrowserMachine: Sendable {
             return
         }
         for index in tabs.indices {
-            if case .rendering = tabs[index].phase { advance(index, into: &actions) }
+            switch tabs[index].phase {
+            case .rendering: advance(index, into: &actions)
+            case .releasing(let deadline) where now >= deadline: closeAndReplace(index, into: &actions)
+            default: break
+            }
         }
     }
 }

@@ -10,6 +10,10 @@ struct Tab: Sendable, Equatable {
         /// Showing `about:blank`, free for a page.
         case ready
         case rendering(PageRun)
+        /// A page is over but its span of page time still runs (``PageClock``): its expiry is
+        /// awaited before the clock is let go, or a late expiry would stop the clock of the next
+        /// page in this tab. Past `deadline` the tab is replaced instead.
+        case releasing(deadline: Double)
         /// Going back to `about:blank` after a page.
         case resetting
         /// Closed (crashed, or the machine stopped); replaced by a new tab if needed.
