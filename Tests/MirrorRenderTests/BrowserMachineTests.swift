@@ -340,11 +340,44 @@ import Testing
         let release = try #require(value4)
         #expect(release.params["budget"] == nil)
         driver.feed(.message(.reply(id: release.id, sessionID: "S0", result: .success([:]))))
-        let value5 = driver.take("Page.navigate")
-        let reset = try #require(value5)
-        #expect(reset.params["url"] == "about:blank")
-        driver.feed(.message(.reply(id: reset.id, sessionID: "S0", result: .success([:]))))
-        #expect(driver.take("Page.navigate")?.params["url"] == "https://a.test/two")
+        // A page waits: the tab goes straight to it, without a stop at about:blank.
+        #expect(driver.written.filter { $0.method == "Page.navigate" }.map(\.params["url"]) == ["https://a.test/two"])
+    }
+
+    @Test func theNextPageTakesTheTabDirectlyAndTheOldPagesStragglersFail() throws {
+        var driver = Driver()
+        driver.startReady()
+        driver.feed(.submit(job: 1, url: "https://a.test/one"))
+        driver.feed(.submit(job: 2, url: "https://a.test/two"))
+        let value1 = driver.take("Page.navigate")
+        let first = try #require(value1)
+        driver.pause("R1", url: "https://a.test/one")
+        driver.feed(.message(.reply(id: first.id, sessionID: "S0", result: .success(["frameId": "T0", "loaderId": "L1"]))))
+        driver.feed(.message(.event(method: "Page.lifecycleEvent", sessionID: "S0",
+                                    params: ["name": "load", "frameId": "T0", "loaderId": "L1"])))
+        let value2 = driver.take("Emulation.setVirtualTimePolicy")
+        driver.feed(.message(.reply(id: try #require(value2).id, sessionID: "S0", result: .failure(.init(code: -32601, message: "no")))))
+        driver.feed(.answer(token: try #require(driver.asks().first).token, .fulfil(status: 200, headers: [], body: [])))
+        driver.advance(0.2)
+        driver.advance(0.1)
+        let value3 = driver.written.last { $0.method == "Runtime.evaluate" && $0.params["expression"]?.string == PageScripts.capture }
+        let capture = try #require(value3)
+        driver.feed(.message(.reply(id: capture.id, sessionID: "S0",
+                                    result: .success(["result": ["type": "string", "value": .string(Self.captured)]]))))
+        #expect(driver.finished().count == 1)
+        driver.written.removeAll { $0.method != "Page.navigate" }
+        #expect(driver.written.map(\.params["url"]) == ["https://a.test/two"], "no about:blank between two pages")
+        // The first page is still there until the second commits: what it asks for now fails,
+        // and is not counted as the second page's.
+        driver.written.removeAll()
+        driver.pause("R9", url: "https://a.test/poll.json", type: "XHR")
+        #expect(driver.take("Fetch.failRequest")?.params["requestId"] == "R9")
+        #expect(driver.asks().isEmpty)
+        driver.pause("R10", url: "https://a.test/two")
+        driver.pause("R11", url: "https://a.test/two.js", type: "Script")
+        #expect(driver.asks().map(\.request.url) == ["https://a.test/two", "https://a.test/two.js"])
+        guard case .rendering(let run) = driver.machine.tabs[0].phase else { Issue.record("not rendering"); return }
+        #expect(run.requestCount == 2)
     }
 
     @Test func aSpanThatNeverRunsOutCostsTheTabNotTheRun() throws {

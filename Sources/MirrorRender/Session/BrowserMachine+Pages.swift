@@ -11,6 +11,12 @@ extension BrowserMachine {
         }
         let isMainFrame = paused.frameID == tabs[index].targetID && paused.sessionID == tabs[index].sessionID
         let isDocument = paused.resourceType == "Document"
+        guard run.documentSeen || (isDocument && isMainFrame) else {
+            // Before its own document nothing of this page can ask: the previous page of the tab,
+            // still there until the new one commits, asks for nothing more.
+            send(.fail(paused, reason: .aborted), purpose: .answer, into: &actions)
+            return
+        }
         var isPageDocument = false
         if isDocument, isMainFrame {
             if !run.documentSeen || paused.redirectedRequestID != nil {

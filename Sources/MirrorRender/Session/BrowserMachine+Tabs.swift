@@ -70,8 +70,8 @@ extension BrowserMachine {
             pageReply(command, tab: index, result: result, into: &actions)
         case .releaseClock:
             // Refused or not, the reset goes on (a refusal leaves the next page on the real clock's quiet).
-            guard tabs[index].phase == .resetting, let session = tabs[index].sessionID else { return }
-            navigateToBlank(index, session: session, into: &actions)
+            guard tabs[index].phase == .resetting else { return }
+            resetOrReuse(index, into: &actions)
         case .reset:
             guard tabs[index].phase == .resetting, tabs[index].generation == command.generation else { return }
             tabs[index].phase = .ready
@@ -124,9 +124,20 @@ extension BrowserMachine {
             releaseClock(index, into: &actions)
         case .real, .refused:
             tabs[index].phase = .resetting
-            guard let session = tabs[index].sessionID else { return }
-            navigateToBlank(index, session: session, into: &actions)
+            resetOrReuse(index, into: &actions)
         }
+    }
+
+    /// The end of a page's tab: straight on to the next queued page (one navigation per page, not
+    /// two; the new page accepts no request before its own document, so the old page's stragglers
+    /// fail), or back to `about:blank` when nothing waits, which stops the old page.
+    mutating func resetOrReuse(_ index: Int, into actions: inout [Action]) {
+        if !queue.isEmpty {
+            tabs[index].phase = .ready
+            return
+        }
+        guard let session = tabs[index].sessionID else { return }
+        navigateToBlank(index, session: session, into: &actions)
     }
 
     /// Seconds a finished page's span of page time may take to run out before its tab is replaced.
