@@ -5,9 +5,10 @@
 ///
 /// It keeps ``Configuration/tabs`` tabs open and reuses them: a page is rendered by
 /// `Page.navigate` in a ready tab, every request it makes is paused (`Fetch.enable` on `*` at
-/// the Request stage) and handed out, and when the page is done (loaded and quiet, or out of
-/// budget) its DOM is read, the requests still paused are failed, and the tab goes back to
-/// `about:blank` for the next page. Pages wait in a queue for a free tab.
+/// the Request stage) and handed out, and when the page is done (loaded, and a span of its own
+/// clock run out with no request in flight — ``PageClock`` — or quiet on the real clock, or out of
+/// budget) its DOM is read, the requests still paused are failed, and the tab takes the next
+/// queued page, or goes back to `about:blank` when none waits. Pages wait in a queue for a free tab.
 ///
 /// Failures: a tab whose renderer crashes is closed and replaced; a browser that exits, closes
 /// its pipe or stops answering is started again (``Action/restartBrowser``). Either way the
