@@ -100,8 +100,8 @@ struct PageRun: Sendable, Equatable {
 enum PageClock: Sendable, Equatable {
     /// Not asked for in this stage (before the load event, or ``PageBudget/timers`` is 0).
     case real
-    /// `Emulation.setVirtualTimePolicy` sent; an expiry that arrives before its reply belongs
-    /// to an earlier span and is ignored.
+    /// `Emulation.setVirtualTimePolicy` sent. Spans never overlap in a tab, so an expiry that
+    /// arrives before the reply (an idle page spends its span at once) is this span's.
     case asked
     /// The span is running: timers run ahead while no request is in flight.
     case running
