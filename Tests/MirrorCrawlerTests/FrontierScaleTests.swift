@@ -1,6 +1,7 @@
 import MirrorCore
 import Testing
 @testable import MirrorCrawler
+import MirrorTestSupport
 
 @Suite("Frontier at scale and under random schedules")
 struct FrontierScaleTests {

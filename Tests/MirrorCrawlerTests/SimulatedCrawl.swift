@@ -1,6 +1,7 @@
 import MirrorCore
 import Testing
 @testable import MirrorCrawler
+import MirrorTestSupport
 
 /// Drives a ``Frontier`` the way a crawl loop would, against a site held in memory.
 struct SimulatedCrawl {

@@ -3,6 +3,7 @@ import Foundation
 import MirrorCore
 import Testing
 @testable import MirrorStore
+import MirrorTestSupport
 
 /// `ManifestIndex`: a manifest file read through an index of where each line is, with the
 /// same entries, the same checks and the same errors as `Manifest.load`.
@@ -169,7 +170,7 @@ import Testing
         #expect(!again)
         #expect(table.count == 3)
         // Growth places every entry again, including a full run of collisions.
-        var random = SeededGenerator(state: 5)
+        var random = SplitMix64(seed: 5)
         let hashes = (0..<20_000).map { _ in random.next() }
         for hash in hashes { _ = try table.insert(hash: hash, offset: 0, length: 0) { _, _, _ in false } }
         #expect(table.count == 20_003 && table.slots.count == 32_768)
@@ -204,7 +205,7 @@ import Testing
         #expect(index.count == 100_000)
         let perEntry = Double(index.indexBytes) / Double(index.count)
         #expect(perEntry <= 42, "\(perEntry) bytes an entry")
-        var random = SeededGenerator(state: 9)
+        var random = SplitMix64(seed: 9)
         let keys = (0..<20_000).map { _ in entries[Int(random.next() % 100_000)].url }
         var found = 0
         let start = ContinuousClock.now

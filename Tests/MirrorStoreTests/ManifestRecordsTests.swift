@@ -3,6 +3,7 @@ import Foundation
 import MirrorCore
 import Testing
 @testable import MirrorStore
+import MirrorTestSupport
 
 /// `ManifestRecords`: a run's manifest entries in a scratch SQLite database, saved byte for
 /// byte as `Manifest.save` saves them. Serialized: one test checks SQLite's memory high-water
@@ -80,7 +81,7 @@ import Testing
     @Test func thousandsInRandomOrderWithReplacementsSaveAsTheManifestDoes() throws {
         let folder = try TemporaryFolder()
         let store = try SecureFileSystem(root: folder.path)
-        var random = SeededGenerator(state: 27)
+        var random = SplitMix64(seed: 27)
         var entries = (0..<3_000).map(ManifestFixtures.pageEntry)
         let records = try ManifestRecords.create(in: store, at: Self.databasePath)
         for id in Array(entries.indices).shuffled(using: &random) { try records.upsert(entries[id], id: UInt32(id)) }

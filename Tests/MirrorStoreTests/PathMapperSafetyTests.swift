@@ -2,6 +2,7 @@ import Foundation
 import MirrorCore
 import Testing
 @testable import MirrorStore
+import MirrorTestSupport
 
 @Suite struct PathMapperSafetyTests {
     static let site = WebURL("https://site.example/")!
@@ -76,7 +77,7 @@ import Testing
         let origins = ["https://site.example", "https://cdn.example", "https://cdn.example:8443",
                        "http://site.example", "https://CDN.example.", "https://cdn.example_8443"]
         let types: [String?] = ["text/html", "text/css", nil, "image/png", "application/x-unknown"]
-        var generator = SeededGenerator(state: 42)
+        var generator = SplitMix64(seed: 42)
         var seen: [String: String] = [:]
         var attempts = 0
         while seen.count < 10_000, attempts < 200_000 {

@@ -40,18 +40,6 @@ func resolvedPath(_ path: String) -> String? {
     return String(cString: resolved)
 }
 
-/// A deterministic random generator (SplitMix64), so generated tables are the same every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// For printed timings: a debug build's are many times a release build's.
 #if DEBUG

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MirrorDocument
+@testable import MirrorDocument
 
 /// Fuzz target `html-rewrite`: HTML reference extraction (libxml2 plus our tag lexer), the
 /// rewrite plan and the splice rewriter.
@@ -13,6 +13,8 @@ import MirrorDocument
 /// given, with the replacement URL. Invariants:
 /// - reference spans lie inside the document, in source order, without overlap, each inside
 ///   its attribute's span;
+/// - the references found with libxml2 parsing the ``CompactProxy`` equal those found with it
+///   parsing the full-length proxy;
 /// - the plan is accepted by the splice rewriter, and the output equals the input byte for
 ///   byte outside the rewritten spans (``SpliceCheck``);
 /// - (with MTLS_MIRROR_FUZZ_HTML_READBACK=1, see ``strictReadBack``) extracting the output
@@ -42,6 +44,11 @@ public enum HTMLRewriteHarness {
             return FuzzViolation(target: name, invariant: "extraction of a small document does not fail", evidence: "\(error)")
         }
         if let violation = checkReferences(extraction.references, count: extraction.source.count) { return violation }
+        if let full = try? HTMLExtractor.extract(document, contentType: nil, compacting: false),
+           full.references != extraction.references {
+            return FuzzViolation(target: name, invariant: "libxml2 finds the same references in the compact copy as in the full proxy",
+                                 evidence: "compact: \(extraction.references.count), full: \(full.references.count)")
+        }
         let neutraliseBase = (document.first ?? 0) & 1 == 1
         var wanted: [Int: String] = [:]
         for (index, reference) in extraction.references.enumerated() {
