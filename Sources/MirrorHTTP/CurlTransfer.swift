@@ -25,7 +25,14 @@ final class CurlTransfer: @unchecked Sendable {
     let proxy: ProxyEndpoint?
     let host: String
     let port: Int
+    /// The easy handle, lent by the engine (``CurlMultiEngine/takeHandle()``); it goes back to
+    /// the engine's idle handles when the transfer is over (``releaseHandle()``), or is
+    /// cleaned up with the transfer.
     let easy: UnsafeMutableRawPointer
+    /// Whether ``easy`` is still this transfer's to clean up.
+    private var ownsHandle = true
+    /// ``easy`` was made for this transfer (not reset after another one).
+    private let isNewHandle: Bool
     let outcome = HandshakeOutcome()
     let continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>
     let id: UInt64
@@ -60,14 +67,14 @@ final class CurlTransfer: @unchecked Sendable {
     var countedPort: Int32 = 0
     var isRetired = false
 
-    init(id: UInt64, request: HTTPRequest, host: String, port: Int, profile: TLSProfile?, proxy: ProxyEndpoint? = nil,
-         capture: TransferCapture? = nil,
-         continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>) throws(HTTPError) {
-        guard let easy = curl_easy_init() else {
-            throw .curl(url: request.url, code: -1, message: "curl_easy_init failed")
-        }
+    /// - Parameter handle: a new or reset easy handle (``CurlMultiEngine/takeHandle(_:)``), owned
+    ///   by the transfer from now on.
+    init(id: UInt64, handle: (easy: UnsafeMutableRawPointer, isNew: Bool), request: HTTPRequest, host: String, port: Int,
+         profile: TLSProfile?, proxy: ProxyEndpoint? = nil, capture: TransferCapture? = nil,
+         continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>) {
         self.id = id
-        self.easy = easy
+        self.easy = handle.easy
+        isNewHandle = handle.isNew
         self.request = request
         self.host = host
         self.port = port
@@ -116,8 +123,16 @@ final class CurlTransfer: @unchecked Sendable {
         return detail.isEmpty ? CurlGlobal.describe(code) : detail
     }
 
+    /// Gives up the easy handle: the caller (the engine, which has reset it) keeps it for
+    /// another transfer. Nothing of this transfer may touch the handle afterwards.
+    func releaseHandle() -> UnsafeMutableRawPointer? {
+        guard ownsHandle else { return nil }
+        ownsHandle = false
+        return easy
+    }
+
     deinit {
-        curl_easy_cleanup(easy)
+        if ownsHandle { curl_easy_cleanup(easy) }
         if let headerList { curl_slist_free_all(headerList) }
         errorBuffer.deallocate()
         _ = file?.finish(sync: false)
@@ -176,7 +191,11 @@ final class CurlTransfer: @unchecked Sendable {
         // smaller one, libcurl 7.88 leaves the rest of a record in OpenSSL's buffer, where
         // polling the socket cannot see it: a response that ends in such a record waited for
         // the engine's one-second poll timeout (a 13 KB start page stalled every crawl by 1 s).
-        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, Self.receiveBufferBytes), "buffer size")
+        // A reset handle keeps the buffer its first transfer allocated at this size, and libcurl
+        // refuses to resize an allocated buffer (CURLE_BAD_FUNCTION_ARGUMENT).
+        if isNewHandle {
+            try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, Self.receiveBufferBytes), "buffer size")
+        }
 
         let timeouts = request.timeouts
         try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(timeouts.connect * 1000)), "connect timeout")

@@ -79,8 +79,8 @@ public final class HTTPClient: Sendable {
         var result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 do throws(HTTPError) {
-                    let transfer = try CurlTransfer(
-                        id: id, request: request, host: target.host, port: target.port,
+                    let transfer = CurlTransfer(
+                        id: id, handle: try engine.takeHandle(request.url), request: request, host: target.host, port: target.port,
                         profile: effectiveProfile, proxy: configuration.proxy.endpoint(isHTTPS: target.isHTTPS),
                         capture: capture, continuation: continuation)
                     engine.submit(transfer)
@@ -112,6 +112,15 @@ public final class HTTPClient: Sendable {
         let engines = Array(state.engines.values)
         state.lock.unlock()
         return engines.reduce(0) { $0 + $1.stalledPolls }
+    }
+
+    /// Reset easy handles kept for the next transfers, over all engines
+    /// (``CurlMultiEngine/idleHandleCount``).
+    var idleHandleCount: Int {
+        state.lock.lock()
+        let engines = Array(state.engines.values)
+        state.lock.unlock()
+        return engines.reduce(0) { $0 + $1.idleHandleCount }
     }
 
     /// Stops every engine thread and waits for them. Later requests fail as cancelled.

@@ -54,6 +54,12 @@ extension SecureFileSystem {
         try Self.link(other.absolutePath(relativePath), absolutePath(relativePath), shownAs: relativePath)
     }
 
+    /// Links a file of another snapshot into this one under another name.
+    /// - Returns: false when the other snapshot has no such file.
+    public func link(_ relativePath: String, from other: SecureFileSystem, as newName: String) throws(StoreError) -> Bool {
+        try Self.link(other.absolutePath(relativePath), absolutePath(newName), shownAs: newName)
+    }
+
     /// Moves a finished download (a temporary file below this root, on the same file system)
     /// to `relativePath`, replacing a file there.
     public func moveIn(_ temporaryPath: String, as relativePath: String) throws(StoreError) {

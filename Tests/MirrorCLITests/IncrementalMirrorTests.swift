@@ -118,6 +118,10 @@ import Glibc
         for page in ["index.html", "p1.html", "p6.html", "site.css"] {
             #expect(inode(first + "/" + page) == inode(second + "/" + page) && inode(second + "/" + page) != 0, "\(page) kept as it was")
         }
+        // The same originals: the previous pack and its index are linked, not copied.
+        for file in [OriginalsPack.packPath, OriginalsPack.indexPath] {
+            #expect(inode(first + "/" + file) == inode(second + "/" + file) && inode(second + "/" + file) != 0, "\(file)")
+        }
 
         // p4 now redirects to p5: the index and p6 (both unchanged, 304) link it.
         try nginx.site.write("p4.moved", "")
@@ -130,6 +134,14 @@ import Glibc
         #expect(try report(output.path)["rewrittenDocuments"] as? Int == 2)
         #expect(inode(second + "/p1.html") == inode(third + "/p1.html"), "a page that does not link p4 is kept")
         #expect(inode(second + "/index.html") != inode(third + "/index.html"))
+        // p4 is a redirect now: a pack of its own, without p4's original.
+        #expect(inode(second + "/" + OriginalsPack.packPath) != inode(third + "/" + OriginalsPack.packPath))
+        let pack = try #require(OriginalsPack.open(in: try SecureFileSystem(root: third, create: false)))
+        #expect(pack.count == (OriginalsPack.open(in: try SecureFileSystem(root: second, create: false))?.count ?? 0) - 1)
+        // The rewritten copies are new files, not writes into the previous snapshot's (hard
+        // linked) ones: the previous snapshot still says what it said.
+        #expect(try String(contentsOfFile: second + "/index.html", encoding: .utf8).contains(#"<a href="p4.html">page 4</a>"#))
+        #expect(try String(contentsOfFile: second + "/p6.html", encoding: .utf8).contains(#"<a href=p4.html>four</a>"#))
         #expect(Self.problems(inSnapshot: third).isEmpty, "\(Self.problems(inSnapshot: third))")
     }
 

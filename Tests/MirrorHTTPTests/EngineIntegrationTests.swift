@@ -195,6 +195,61 @@ import MirrorStore
         #expect(second.bodyBytes == 0)
     }
 
+    /// The engine lends each transfer a reset easy handle of a finished one: requests one
+    /// after the other use a single handle, and none inherits an option of the one before
+    /// (method, conditional headers, body cap, compression).
+    @Test func reusedEasyHandlesCarryNothingOverFromTheLastTransfer() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let page = "<p>reused handle</p>"
+        try s.nginx.site.write("reuse.html", page)
+        let big = Data(repeating: 0x62, count: 50_000)
+        try s.nginx.site.write("reuse.bin", big)
+        let text = String(repeating: "compress me, ", count: 400)
+        try s.nginx.site.write("compressible.txt", text)
+        let profile = s.profile(try s.identity())
+        let url = s.nginx.url(.mtls, path: "/reuse.html")
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            let response = try await s.client.perform(request, profile: profile)
+            #expect(s.client.idleHandleCount == 1, "one handle, given back after each request")
+            return response
+        }
+
+        let head = try await send(HTTPRequest(url: url, method: .head))
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        let get = try await send(HTTPRequest(url: url))
+        #expect(String(decoding: get.body, as: UTF8.self) == page, "NOBODY of the HEAD is not kept")
+        let etag = try #require(get.headers["ETag"])
+        #expect(try await send(HTTPRequest(url: url, ifNoneMatch: etag)).status == 304)
+        let again = try await send(HTTPRequest(url: url))
+        #expect(again.status == 200, "the If-None-Match header list is not kept")
+        #expect(String(decoding: again.body, as: UTF8.self) == page)
+
+        let binary = s.nginx.url(.mtls, path: "/reuse.bin")
+        await #expect {
+            _ = try await send(HTTPRequest(url: binary, maxBodyBytes: 1_000))
+        } throws: { error in
+            guard case HTTPError.bodyTooLarge = error else { return false }
+            return true
+        }
+        #expect(Data(try await send(HTTPRequest(url: binary)).body) == big, "the size cap is not kept")
+
+        let compressible = s.nginx.url(.mtls, path: "/compressible.txt")
+        let gzipped = try await send(HTTPRequest(url: compressible))
+        #expect(gzipped.headers["Content-Encoding"] == "gzip")
+        let plain = try await send(HTTPRequest(url: compressible, acceptCompression: false))
+        #expect(plain.headers["Content-Encoding"] == nil, "Accept-Encoding is not kept")
+        #expect(String(decoding: plain.body, as: UTF8.self) == text)
+
+        var post = HTTPRequest(url: url, method: .post)
+        post.body = Array("a=1".utf8)
+        #expect(try await send(post).status == 405)
+        #expect(String(decoding: try await send(HTTPRequest(url: url)).body, as: UTF8.self) == page)
+        let methods = s.nginx.accessLogEntries(for: .mtls, atLeast: 2) { $0.target == "/reuse.html" }.map(\.method)
+        #expect(methods.suffix(2) == ["POST", "GET"], "the request after a POST is a GET again")
+    }
+
     @Test func bodiesStreamToFilesWithACap() async throws {
         let s = try Setup()
         defer { s.client.shutdown() }

@@ -58,6 +58,87 @@ import Testing
         for bytes in originals { #expect(try reader.read(SHA256Digest.hex(bytes)) == bytes) }
     }
 
+    static func inode(_ path: String) -> ino_t {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_ino : 0
+    }
+
+    /// A published pack of `count` originals (about 900 KB: several chunks), and its originals.
+    static func published(in root: String, count: Int = 600) throws -> (OriginalsPack, [[UInt8]]) {
+        let fileSystem = try SecureFileSystem(root: root)
+        let pack = try OriginalsPack.create(in: fileSystem)
+        let originals = (0..<count).map { i in Array("\(i):".utf8) + [UInt8](repeating: UInt8(i % 251), count: 200 + (i * 89) % 2800) }
+        for bytes in originals { try pack.append(bytes, sha256: SHA256Digest.hex(bytes)) }
+        try pack.writeIndex(to: fileSystem)
+        return (try #require(OriginalsPack.open(in: fileSystem)), originals)
+    }
+
+    /// A refresh that takes over every original of the previous pack and adds none (an
+    /// unchanged refresh) links the previous pack and index: same inodes, nothing copied.
+    @Test func takingOverEveryOriginalLinksThePreviousPack() throws {
+        let folder = try TemporaryFolder()
+        let (previous, originals) = try Self.published(in: folder.path + "/a")
+        let fileSystem = try SecureFileSystem(root: folder.path + "/b")
+        let pack = try OriginalsPack.create(in: fileSystem)
+        for bytes in originals.reversed() { #expect(try pack.copy(SHA256Digest.hex(bytes), from: previous)) }
+        #expect(try !pack.copy(String(repeating: "a", count: 64), from: previous))
+        #expect(pack.count == originals.count)
+        #expect(try pack.read(SHA256Digest.hex(originals[17])) == originals[17], "readable before the index is written")
+        try pack.append(originals[3], sha256: SHA256Digest.hex(originals[3]))  // held already: not added
+        try pack.writeIndex(to: fileSystem)
+        for path in [OriginalsPack.packPath, OriginalsPack.indexPath] {
+            #expect(Self.inode(fileSystem.absolutePath(path)) == Self.inode(folder.path + "/a/" + path), "\(path) linked")
+        }
+        #expect(!FileManager.default.fileExists(atPath: fileSystem.absolutePath(OriginalsPack.packPath + ".previous")))
+        #expect(permissionBits(fileSystem.absolutePath(OriginalsPack.packPath)) == 0o600)
+        #expect(try pack.read(SHA256Digest.hex(originals[599])) == originals[599])
+        let reader = try #require(OriginalsPack.open(in: fileSystem))
+        #expect(reader.count == originals.count)
+        for bytes in originals { #expect(try reader.read(SHA256Digest.hex(bytes)) == bytes) }
+    }
+
+    /// Taking over part of the previous pack, or adding originals of its own, gives a pack of
+    /// its own: what was taken over is copied, in runs, byte for byte, and the previous pack
+    /// is left as it was.
+    @Test(arguments: [false, true])
+    func takingOverPartOfThePreviousPackCopiesIt(addsOwn: Bool) throws {
+        let folder = try TemporaryFolder()
+        let (previous, originals) = try Self.published(in: folder.path + "/a")
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/a/" + OriginalsPack.packPath))
+        let fileSystem = try SecureFileSystem(root: folder.path + "/b")
+        let pack = try OriginalsPack.create(in: fileSystem)
+        // Runs with gaps, and everything when the pack adds its own originals.
+        let taken = addsOwn ? Array(originals.indices) : originals.indices.filter { $0 % 7 != 3 && !(200..<260).contains($0) }
+        for i in taken { #expect(try pack.copy(SHA256Digest.hex(originals[i]), from: previous)) }
+        let own = addsOwn ? [Array("new original".utf8)] : []
+        for bytes in own { try pack.append(bytes, sha256: SHA256Digest.hex(bytes)) }
+        try pack.writeIndex(to: fileSystem)
+        #expect(Self.inode(fileSystem.absolutePath(OriginalsPack.packPath)) != Self.inode(folder.path + "/a/" + OriginalsPack.packPath))
+        let expected = taken.map { originals[$0] } + own
+        let size = expected.map(\.count).reduce(0, +)
+        #expect(try FileManager.default.attributesOfItem(atPath: fileSystem.absolutePath(OriginalsPack.packPath))[.size] as? Int == size)
+        let reader = try #require(OriginalsPack.open(in: fileSystem))
+        #expect(reader.count == expected.count)
+        for bytes in expected { #expect(try reader.read(SHA256Digest.hex(bytes)) == bytes) }
+        #expect(try reader.read(SHA256Digest.hex(originals[3])) == nil || taken.contains(3))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/a/" + OriginalsPack.packPath)) == before)
+    }
+
+    /// The previous pack's file vanished during the run (its snapshot was deleted): the
+    /// originals taken over are copied from the pack still open.
+    @Test func aVanishedPreviousPackIsCopiedFromTheOpenFile() throws {
+        let folder = try TemporaryFolder()
+        let (previous, originals) = try Self.published(in: folder.path + "/a", count: 50)
+        let fileSystem = try SecureFileSystem(root: folder.path + "/b")
+        let pack = try OriginalsPack.create(in: fileSystem)
+        for bytes in originals { #expect(try pack.copy(SHA256Digest.hex(bytes), from: previous)) }
+        try FileManager.default.removeItem(atPath: folder.path + "/a/" + OriginalsPack.packPath)
+        try pack.writeIndex(to: fileSystem)
+        let reader = try #require(OriginalsPack.open(in: fileSystem))
+        for bytes in originals { #expect(try reader.read(SHA256Digest.hex(bytes)) == bytes) }
+        #expect(!FileManager.default.fileExists(atPath: fileSystem.absolutePath(OriginalsPack.packPath + ".previous")))
+    }
+
     /// A missing or damaged index makes the pack unusable rather than trusted: the refresh
     /// then fetches those documents again.
     @Test func aDamagedIndexOrPackIsRefused() throws {

@@ -35,6 +35,9 @@ struct DigestTable: Sendable {
         return true
     }
 
+    /// The position (in the order of addition) of the original with this digest.
+    func position(of key: DigestKey) -> Int? { index(of: key) }
+
     private func index(of key: DigestKey) -> Int? {
         let mask = slots.count - 1
         var slot = key.slotHash & mask

@@ -14,6 +14,12 @@ import Darwin
 /// each one sits. Both are written while the snapshot is staged and never change once it is
 /// published, so a reader needs no lock.
 ///
+/// A refresh takes the previous snapshot's originals over without copying them
+/// (``copy(_:from:)`` only marks them): when the new snapshot ends up with exactly the previous
+/// one's originals, as after an unchanged refresh, ``writeIndex(to:)`` links the previous pack
+/// and index into it (two links, no byte copied, no disk used); otherwise it copies what was
+/// taken over into this pack then, in the previous pack's order, a run of neighbours at a time.
+///
 /// Index format: a header line `mtls-mirror-originals<TAB>1`, then one line per original:
 /// `<sha256 hex><TAB><offset><TAB><length>`. An index that does not parse, or that points past
 /// the end of the pack, makes the whole pack unusable (``open(in:)`` returns nil): the next
@@ -24,16 +30,24 @@ public final class OriginalsPack: @unchecked Sendable {
     static let header = "mtls-mirror-originals\t1"
 
     private let descriptor: Int32
+    /// The snapshot the pack belongs to.
+    private let fileSystem: SecureFileSystem
     private let lock = NSLock()
     private var end: Int64
     private var entries: DigestTable
+    /// The published pack whose originals this one takes over (``copy(_:from:)``), and which of
+    /// them, by position in its table (a bit each). Guarded by `lock`.
+    private var source: OriginalsPack?
+    private var adopted: [UInt64] = []
+    private var adoptedCount = 0
     /// Appended bytes not written yet: the pack is written in large chunks (whole blocks, a
     /// few system calls), not once per document.
     private var pending: [UInt8] = []
     static let chunkSize = 256 * 1024
 
-    private init(descriptor: Int32, end: Int64, entries: DigestTable) {
+    private init(descriptor: Int32, fileSystem: SecureFileSystem, end: Int64, entries: DigestTable) {
         self.descriptor = descriptor
+        self.fileSystem = fileSystem
         self.end = end
         self.entries = entries
     }
@@ -47,7 +61,7 @@ public final class OriginalsPack: @unchecked Sendable {
         let path = fileSystem.absolutePath(packPath)
         let descriptor = openFile(path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StoreError.from(errno: errno, operation: "open", path: packPath) }
-        return OriginalsPack(descriptor: descriptor, end: 0, entries: DigestTable())
+        return OriginalsPack(descriptor: descriptor, fileSystem: fileSystem, end: 0, entries: DigestTable())
     }
 
     /// Opens the pack of a published snapshot for reading, or nil when it has none, or when its
@@ -62,7 +76,7 @@ public final class OriginalsPack: @unchecked Sendable {
             close(descriptor)
             return nil
         }
-        return OriginalsPack(descriptor: descriptor, end: Int64(info.st_size), entries: entries)
+        return OriginalsPack(descriptor: descriptor, fileSystem: fileSystem, end: Int64(info.st_size), entries: entries)
     }
 
     /// The entries of an index, or nil when any line is malformed or points outside the pack.
@@ -84,17 +98,32 @@ public final class OriginalsPack: @unchecked Sendable {
         return entries
     }
 
-    /// How many originals the pack holds.
+    /// How many originals the pack holds (those taken over from the previous pack included).
     public var count: Int {
         lock.lock()
         defer { lock.unlock() }
-        return entries.count
+        return entries.count + adoptedCount
     }
 
     public func contains(_ sha256: String) -> Bool {
+        guard let key = DigestKey(hex: sha256) else { return false }
         lock.lock()
         defer { lock.unlock() }
-        return DigestKey(hex: sha256).map { entries.find($0) != nil } ?? false
+        return entries.find(key) != nil || adoptedPosition(of: key) != nil
+    }
+
+    /// The position in `source` of an original taken over from it. Called with `lock` held.
+    private func adoptedPosition(of key: DigestKey) -> Int? {
+        guard adoptedCount > 0, let source, let position = source.position(of: key),
+              adopted[position >> 6] & (1 << UInt64(position & 63)) != 0 else { return nil }
+        return position
+    }
+
+    /// The position of an original in this (published) pack's table.
+    private func position(of key: DigestKey) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries.position(of: key)
     }
 
     /// Appends an original unless the pack holds these bytes already (the same SHA-256).
@@ -105,14 +134,36 @@ public final class OriginalsPack: @unchecked Sendable {
         guard let key = DigestKey(hex: sha256) else {
             throw StoreError.unsafePath(path: Self.packPath, reason: "an original's SHA-256 is not 64 hex digits")
         }
-        guard entries.find(key) == nil else { return }
+        guard entries.find(key) == nil, adoptedPosition(of: key) == nil else { return }
         try writeLocked(bytes, key: key)
     }
 
-    /// Copies the original with this hash from `other` (a published snapshot's pack). Returns
-    /// false when `other` does not hold it.
+    /// Takes the original with this hash over from `other` (a published snapshot's pack, the
+    /// same one on every call of a run): marked now, linked or copied by ``writeIndex(to:)``.
+    /// An original of another pack is copied at once. Returns false when `other` does not
+    /// hold it.
     public func copy(_ sha256: String, from other: OriginalsPack) throws(StoreError) -> Bool {
-        if contains(sha256) { return true }
+        guard let key = DigestKey(hex: sha256) else { return false }
+        lock.lock()
+        if entries.find(key) != nil {
+            lock.unlock()
+            return true
+        }
+        if source == nil, other !== self {
+            source = other
+            adopted = [UInt64](repeating: 0, count: (other.count + 63) / 64)
+        }
+        if source === other {
+            defer { lock.unlock() }
+            guard let position = other.position(of: key) else { return false }
+            let bit: UInt64 = 1 << UInt64(position & 63)
+            if adopted[position >> 6] & bit == 0 {
+                adopted[position >> 6] |= bit
+                adoptedCount += 1
+            }
+            return true
+        }
+        lock.unlock()
         guard let bytes = try other.read(sha256) else { return false }
         try append(bytes, sha256: sha256)
         return true
@@ -120,8 +171,13 @@ public final class OriginalsPack: @unchecked Sendable {
 
     /// The original with this hash, or nil when the pack does not hold it.
     public func read(_ sha256: String) throws(StoreError) -> [UInt8]? {
+        guard let key = DigestKey(hex: sha256) else { return nil }
         lock.lock()
-        let entry = DigestKey(hex: sha256).flatMap { entries.find($0) }
+        let entry = entries.find(key)
+        if entry == nil, adoptedPosition(of: key) != nil, let source {
+            lock.unlock()
+            return try source.read(sha256)
+        }
         if let entry, entry.offset + Int64(entry.length) > end - Int64(pending.count) {
             do { try flushLocked() } catch { lock.unlock(); throw error }
         }
@@ -138,10 +194,15 @@ public final class OriginalsPack: @unchecked Sendable {
     }
 
     /// Writes the index next to the pack (staging snapshot only; synced with the snapshot), in
-    /// the pack's order, a chunk at a time (it is 5 MB for 60,000 documents).
+    /// the pack's order, a chunk at a time (it is 5 MB for 60,000 documents). Originals taken
+    /// over from the previous pack are linked with it (all of them and nothing else) or copied.
     public func writeIndex(to fileSystem: SecureFileSystem) throws(StoreError) {
         lock.lock()
         defer { lock.unlock() }
+        if let source, adoptedCount > 0 {
+            if entries.count == 0, adoptedCount == source.count, linkSourceLocked(source, into: fileSystem) { return }
+            try copyAdoptedLocked(from: source)
+        }
         try flushLocked()
         let writer = try fileSystem.beginWrite(Self.indexPath)
         var text: [UInt8] = Array((Self.header + "\n").utf8)
@@ -161,6 +222,73 @@ public final class OriginalsPack: @unchecked Sendable {
         }
         try writer.append(text)
         try writer.commit()
+    }
+
+    /// Links `source`'s index and pack into `fileSystem` as this pack's (the pack renamed over
+    /// this one's empty file). False, with nothing changed, when a link fails (the previous
+    /// snapshot lost a file): the originals are then copied from the open pack.
+    private func linkSourceLocked(_ source: OriginalsPack, into fileSystem: SecureFileSystem) -> Bool {
+        let linkedPack = Self.packPath + ".previous"
+        do {
+            guard try fileSystem.link(Self.indexPath, from: source.fileSystem) else { return false }
+            guard try fileSystem.link(Self.packPath, from: source.fileSystem, as: linkedPack),
+                  rename(fileSystem.absolutePath(linkedPack), fileSystem.absolutePath(Self.packPath)) == 0 else {
+                try? fileSystem.unlinkFile(linkedPack)
+                try? fileSystem.unlinkFile(Self.indexPath)
+                return false
+            }
+        } catch {
+            try? fileSystem.unlinkFile(Self.indexPath)
+            return false
+        }
+        // Every original is the source's now; reads go there (this pack's file is gone).
+        return true
+    }
+
+    /// Appends the originals taken over from `source` to this pack, reading runs of neighbours
+    /// (in the source's order, which is its file's) with one `pread` each. Called with `lock` held.
+    private func copyAdoptedLocked(from source: OriginalsPack) throws(StoreError) {
+        let table = source.table()
+        var position = 0
+        while position < table.count {
+            guard adopted[position >> 6] & (1 << UInt64(position & 63)) != 0 else {
+                position += 1
+                continue
+            }
+            // A run of taken-over originals that follow each other in the source's file.
+            var last = position
+            var bytes = Int(table.lengths[position])
+            while last + 1 < table.count, adopted[(last + 1) >> 6] & (1 << UInt64((last + 1) & 63)) != 0,
+                  table.offsets[last + 1] == table.offsets[last] + table.lengths[last], bytes < Self.chunkSize {
+                last += 1
+                bytes += Int(table.lengths[last])
+            }
+            let run: [UInt8]
+            switch PositionalIO.read(from: source.descriptor, at: table.offsets[position], count: bytes) {
+            case .success(let read) where read.count == bytes: run = read
+            case .success: throw StoreError.io(operation: "read", path: Self.packPath, errno: EIO)
+            case .failure(let error): throw StoreError.from(errno: error.errno, operation: "read", path: Self.packPath)
+            }
+            var start = 0
+            for member in position...last {
+                let length = Int(table.lengths[member])
+                if entries.find(table.keys[member]) == nil {
+                    try writeLocked(Array(run[start..<(start + length)]), key: table.keys[member])
+                }
+                start += length
+            }
+            position = last + 1
+        }
+        self.source = nil
+        adopted = []
+        adoptedCount = 0
+    }
+
+    /// This (published) pack's table.
+    private func table() -> DigestTable {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries
     }
 
     /// Called with `lock` held.
