@@ -25,7 +25,7 @@ final class CurlTransfer: @unchecked Sendable {
     let proxy: ProxyEndpoint?
     let host: String
     let port: Int
-    /// The easy handle, lent by the engine (``CurlMultiEngine/takeHandle()``); it goes back to
+    /// The easy handle, lent by the engine (``CurlMultiEngine/takeHandle(_:)``); it goes back to
     /// the engine's idle handles when the transfer is over (``releaseHandle()``), or is
     /// cleaned up with the transfer.
     let easy: UnsafeMutableRawPointer

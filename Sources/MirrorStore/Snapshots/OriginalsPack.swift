@@ -114,9 +114,13 @@ public final class OriginalsPack: @unchecked Sendable {
 
     /// The position in `source` of an original taken over from it. Called with `lock` held.
     private func adoptedPosition(of key: DigestKey) -> Int? {
-        guard adoptedCount > 0, let source, let position = source.position(of: key),
-              adopted[position >> 6] & (1 << UInt64(position & 63)) != 0 else { return nil }
+        guard adoptedCount > 0, let source, let position = source.position(of: key), isAdopted(position) else { return nil }
         return position
+    }
+
+    /// Whether the source's original at `position` is taken over. Called with `lock` held.
+    private func isAdopted(_ position: Int) -> Bool {
+        adopted[position >> 6] & (1 << UInt64(position & 63)) != 0
     }
 
     /// The position of an original in this (published) pack's table.
@@ -251,14 +255,14 @@ public final class OriginalsPack: @unchecked Sendable {
         let table = source.table()
         var position = 0
         while position < table.count {
-            guard adopted[position >> 6] & (1 << UInt64(position & 63)) != 0 else {
+            guard isAdopted(position) else {
                 position += 1
                 continue
             }
             // A run of taken-over originals that follow each other in the source's file.
             var last = position
             var bytes = Int(table.lengths[position])
-            while last + 1 < table.count, adopted[(last + 1) >> 6] & (1 << UInt64((last + 1) & 63)) != 0,
+            while last + 1 < table.count, isAdopted(last + 1),
                   table.offsets[last + 1] == table.offsets[last] + table.lengths[last], bytes < Self.chunkSize {
                 last += 1
                 bytes += Int(table.lengths[last])
