@@ -187,13 +187,18 @@ public final class OriginalsPack: @unchecked Sendable {
         }
         lock.unlock()
         guard let entry else { return nil }
-        switch PositionalIO.read(from: descriptor, at: entry.offset, count: entry.length) {
-        case .success(let bytes) where bytes.count == entry.length:
+        return try Self.readExactly(entry.length, at: entry.offset, from: descriptor)
+    }
+
+    /// `count` bytes of a pack file at `offset`; fewer (a truncated pack) is an error.
+    private static func readExactly(_ count: Int, at offset: Int64, from descriptor: Int32) throws(StoreError) -> [UInt8] {
+        switch PositionalIO.read(from: descriptor, at: offset, count: count) {
+        case .success(let bytes) where bytes.count == count:
             return bytes
         case .success:
-            throw StoreError.io(operation: "read", path: Self.packPath, errno: EIO)  // truncated
+            throw StoreError.io(operation: "read", path: packPath, errno: EIO)
         case .failure(let error):
-            throw StoreError.from(errno: error.errno, operation: "read", path: Self.packPath)
+            throw StoreError.from(errno: error.errno, operation: "read", path: packPath)
         }
     }
 
@@ -267,12 +272,7 @@ public final class OriginalsPack: @unchecked Sendable {
                 last += 1
                 bytes += Int(table.lengths[last])
             }
-            let run: [UInt8]
-            switch PositionalIO.read(from: source.descriptor, at: table.offsets[position], count: bytes) {
-            case .success(let read) where read.count == bytes: run = read
-            case .success: throw StoreError.io(operation: "read", path: Self.packPath, errno: EIO)
-            case .failure(let error): throw StoreError.from(errno: error.errno, operation: "read", path: Self.packPath)
-            }
+            let run = try Self.readExactly(bytes, at: table.offsets[position], from: source.descriptor)
             var start = 0
             for member in position...last {
                 let length = Int(table.lengths[member])
