@@ -138,6 +138,16 @@ extension HTMLExtractorTests {
         #expect(name("abcdefghijklmnopq") == nil)
         #expect(name("my-very-long-custom-element") == nil)
     }
+
+    /// The name ``CertainMarkup`` builds from the page's bytes (any case) equals the one built
+    /// from libxml2's lowercased name.
+    @Test func aNameReadFromThePageInAnyCaseEqualsLibxml2sLowercasedName() throws {
+        for (page, lowercased) in [("IMG", "img"), ("Td", "td"), ("feImage", "feimage"), ("a", "a"), ("ABCDEFGHIJKLMNOP", "abcdefghijklmnop"), ("x-1:Y.z_", "x-1:y.z_")] {
+            let read = Array(page.utf8).withUnsafeBufferPointer { ElementName(lowercasing: $0.baseAddress!, count: $0.count) }
+            #expect(read == name(lowercased), "\(page)")
+        }
+        #expect(Array("ABCDEFGHIJKLMNOPQ".utf8).withUnsafeBufferPointer { ElementName(lowercasing: $0.baseAddress!, count: $0.count) } == nil)
+    }
 }
 
 /// The copy libxml2 parses: every byte maps as the table says, whether it sits in a word the

@@ -153,9 +153,9 @@ enum DocumentPipeline {
         if packed != nil {
             // No file under either name yet: the document's file is created, changed or not.
             try fileSystem.createFile(output, at: document.localPath)
-            return output != bytes
+            return !same(output, bytes)
         }
-        if output == bytes {
+        if same(output, bytes) {
             if !exists, try !fileSystem.link(raw, as: document.localPath) {
                 throw StoreError.from(errno: ENOENT, operation: "link", path: raw)
             }
@@ -173,6 +173,13 @@ enum DocumentPipeline {
         }
         try fileSystem.replaceFile(output, at: document.localPath)
         return true
+    }
+
+    /// Whether two documents are byte for byte the same (one `memcmp`; `==` on arrays of bytes
+    /// compares element by element, which showed in profiles of documents whose links all stay).
+    private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
     }
 
     /// The rewritten bytes of a document without a ``DeferredRewrite``: it is parsed again.

@@ -25,4 +25,19 @@ struct ElementName: Hashable {
         low = words.0
         high = words.1
     }
+
+    /// The lowercased name of the `count` bytes at `bytes` (ASCII letters are lowercased, as
+    /// libxml2 lowercases names), or nil when it is longer than ``capacity``.
+    init?(lowercasing bytes: UnsafePointer<UInt8>, count: Int) {
+        guard count <= Self.capacity else { return nil }
+        var words: (UInt64, UInt64) = (0, 0)
+        for index in 0..<count {
+            var byte = bytes[index]
+            if byte >= 0x41 && byte <= 0x5A { byte |= 0x20 }
+            let shift = UInt64((index & 7) * 8)
+            if index < 8 { words.0 |= UInt64(byte) << shift } else { words.1 |= UInt64(byte) << shift }
+        }
+        low = words.0
+        high = words.1
+    }
 }

@@ -89,6 +89,11 @@ final class HTMLReferenceCollector {
         return Self.knownClasses[key] ?? .uninteresting
     }
 
+    /// Whether a start tag named `name` may give the collector something although it has no
+    /// `style` attribute: an element of interest or a raw-text element. ``CertainMarkup``
+    /// keeps such tags for libxml2 and lets it skip the rest.
+    static func needsTag(named name: ElementName) -> Bool { knownClasses[name] != nil }
+
     /// Whether libxml2's attribute list (name, value, name, value, …, NULL) has a `style`.
     private static func hasStyleAttribute(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) -> Bool {
         guard let attributes else { return false }

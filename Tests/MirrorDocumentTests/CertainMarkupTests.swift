@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+@testable import MirrorDocument
+import MirrorTestSupport
+
+/// ``CertainMarkup``: how it reads constructs as libxml2 does, where it stops being certain,
+/// and the skimmed compact copy (``CompactProxy``) built on it, which must make extraction
+/// find exactly the references the full proxy gives.
+@Suite struct CertainMarkupTests {
+    private func compact(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        return String(decoding: bytes.withUnsafeBufferPointer { CompactProxy($0) }.bytes, as: UTF8.self)
+    }
+
+    private func sameReferences(_ html: String) throws -> (full: [Reference], compact: [Reference]) {
+        let bytes = Array(html.utf8)
+        let full = try HTMLExtractor.extract(bytes, contentType: nil, compacting: false)
+        let compacted = try HTMLExtractor.extract(bytes, contentType: nil, compacting: true)
+        return (full.references, compacted.references)
+    }
+
+    /// Reads `text` construct by construct from `at` and names each one.
+    private func constructs(_ text: String, from at: Int = 0) -> [String] {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { buffer in
+            let markup = CertainMarkup(bytes: buffer)
+            var values: [Range<Int>] = []
+            var names: [String] = []
+            var i = at
+            while i < buffer.count {
+                guard let construct = markup.next(at: i, values: &values) else { names.append("uncertain@\(i)"); break }
+                switch construct {
+                case .text(let end, let blank): names.append(blank ? "blank" : "text"); i = end
+                case .markup(let end): names.append("markup:" + String(decoding: buffer[i..<end], as: UTF8.self)); i = end
+                case .element(let element):
+                    let raw = element.closing.map { "+raw(\(String(decoding: buffer[element.tagEnd..<$0], as: UTF8.self)))" } ?? ""
+                    names.append((element.needed ? "needed:" : "tag:") + String(decoding: buffer[i..<element.tagEnd], as: UTF8.self) + raw)
+                    i = element.end
+                }
+            }
+            return names
+        }
+    }
+
+    @Test func readsConstructsAsLibxml2Does() {
+        #expect(constructs("a <p class=x>b</p> <a href=\"u\">") == [
+            "text", "tag:<p class=x>", "text", "markup:</p>", "blank", "needed:<a href=\"u\">",
+        ])
+        // Comments end at the first `-->` or `--!>` from their fourth byte on; `<!-->` is no end.
+        #expect(constructs("<!--> x --><!-- a --!> b -->") == ["markup:<!--> x -->", "markup:<!-- a --!>", "text"])
+        // `</` before a non-name is skipped and reading goes on; a `<` that starts nothing is text.
+        #expect(constructs("</ x><3<_a>") == ["markup:</", "text", "text", "text", "text", "text"])
+        // An unquoted value runs to a blank or `>`, so `/>` after it is no self-closing.
+        #expect(constructs("<a href=x/><b/>") == ["needed:<a href=x/>", "tag:<b/>"])
+        // Raw text runs to the first `</script` in any case; a style is always needed.
+        #expect(constructs("<script>a</b> '</SCRIPT >'<style>p{}</style>") == [
+            "needed:<script>+raw(a</b> ')", "text", "needed:<style>+raw(p{})",
+        ])
+        #expect(constructs("<div style=\"color:red\"><span STYLE=x>") == [
+            "needed:<div style=\"color:red\">", "needed:<span STYLE=x>",
+        ])
+    }
+
+    @Test func stopsWhereTheReadingIsUncertain() {
+        for (text, at) in [
+            ("<p>x<a \"bogus\">", 4), ("<p>x<a title=\"open", 4), ("<p><!DOCTYPE html>", 3), ("<p><? x>", 3),
+            ("<p><script><b>x</script>", 3), ("<p><script>x</scriptx>", 3), ("<p><script>x</script y>", 3),
+            ("<p><!-- never closed", 3), ("<p><a/b>", 3), ("<p><" + String(repeating: "a", count: 100) + ">", 3),
+        ] {
+            #expect(constructs(text).last == "uncertain@\(at)", "\(text)")
+        }
+    }
+
+    @Test func findsTheBodyAfterAProlog() throws {
+        let html = #"<?xml version="1.0"?> <!-- c --> <!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "x>y.dtd"><html><head><title>t</title><script>if (a</b) {}</script></head><body class="b">"#
+        let end = Array(html.utf8).withUnsafeBufferPointer { CertainMarkup(bytes: $0).bodyEnd() }
+        #expect(end == html.utf8.count)
+        // No body, or something uncertain before it: no skim.
+        for text in ["<html><p>x</p></html>", "<html><a \"x\"><body>"] {
+            #expect(Array(text.utf8).withUnsafeBufferPointer { CertainMarkup(bytes: $0).bodyEnd() } == nil, "\(text)")
+        }
+    }
+
+    @Test func theSkimKeepsOnlyTheTagsTheCollectorNeeds() throws {
+        let html = #"<html><head><link rel=stylesheet href="s.css"></head><body><div class="nav"><p>Some <em>text</em></p><a href="one.html">one</a><!-- <a href="no.html"> --><span style="background:url(b.png)">s</span><script>var x = "<a href='js.html'>";</script><script src="app.js"></script><td background="bg.png">x</td></div></body></html>"#
+        let out = compact(html)
+        #expect(out.hasSuffix(#"<body>x<a href=":">x<span style=":">x<script>x</script><script src=":"></script><td background=":">x"#))
+        #expect(!out.contains("<div") && !out.contains("<em") && !out.contains("no.html"))
+        let (full, compacted) = try sameReferences(html)
+        #expect(compacted == full)
+        #expect(full.map(\.value) == ["s.css", "one.html", "b.png", "app.js", "bg.png"])
+    }
+
+    /// Past an uncertain construct libxml2 reads against its stack, which leaving tags out would
+    /// have changed: here `</p>` at the start of a script's raw text closes the script only
+    /// because the `<p>` before it is open. Such documents are compacted by the context-free
+    /// rules alone.
+    @Test func anUncertainConstructAnywhereTurnsTheSkimOff() throws {
+        let html = #"<body><div><a href="a.html">a</a><p "odd"><a href='b.html' title="t">b</a><div class="c">x</div>"#
+        #expect(compact(html) == #"<body><div><a href=":">a</a><p "odd"><a href=':' title="t">b</a><div class="c">x</div>"#)
+        let (full, compacted) = try sameReferences(html)
+        #expect(compacted == full && full.count == 2)
+        let closing = #"<body><p>some text<script></p><style>a{background:url(s.png)}</style>"#
+        let (fullStyle, compactedStyle) = try sameReferences(closing)
+        #expect(fullStyle.map(\.value) == ["s.png"])
+        #expect(compactedStyle == fullStyle)
+    }
+
+    /// A second `html`, `head` or `body` start tag after the first body is read against libxml2's
+    /// stack, which leaving tags out would change: such documents are not skimmed.
+    @Test func aDocumentElementAfterTheBodyTurnsTheSkimOff() throws {
+        for html in [
+            #"<html><body background="a.png"></html><body background="b.png">x"#,
+            #"<body><div></div></body><html manifest="m"><body background="c.png">"#,
+            #"<body><p "odd"></p><div><body background="d.png"></div><body background="e.png">"#,
+        ] {
+            #expect(!compact(html).contains(">x<body") && !compact(html).hasPrefix("<body>x"), "\(html)")
+            let (full, compacted) = try sameReferences(html)
+            #expect(compacted == full, "\(html)")
+        }
+        let (full, _) = try sameReferences(#"<html><body background="a.png"></html><body background="b.png">x"#)
+        #expect(full.map(\.value) == ["a.png", "b.png"])
+    }
+
+    /// Random well-formed and malformed markup after a `<body>`: the skimmed copy gives the same
+    /// references as the full proxy, and most documents are skimmed.
+    @Test func findsTheSameReferencesInRandomDocumentsWithABody() throws {
+        let prologs = ["", "<!DOCTYPE html>", "<?xml version=\"1.0\"?>\n<!DOCTYPE html PUBLIC \"-//x//\" \"a.dtd\">",
+                       "<!-- c --> ", "<html lang=en>", "<html><head><title>t</title><style>b{}</style></head>"]
+        let pieces = [
+            "<a href=\"", "<img src='", "<a href=", "\"", "'", ">", "<", "</", "<!--", "-->", "--!>", "--", "-", "!", "?>",
+            "<?", "<?pi x?>", "<![CDATA[", "]]>", "<script>", "</script>", "<SCRIPT src=s.js>", "</scripts>", "<style>",
+            "</style >", "<textarea>", "</textarea>", "<title>", "</title>", " ", "  \n ", "=", " title=", " href=\"p.html\"",
+            " src=", "x.png", "some words", "&amp;", "&lt;", "url(u.png)", " style=\"background:url(b.png)\"", "<p>", "</p>",
+            "<div class=\"c\">", "</div>", "<div class=c id='d'>", "/>", "<script/>", "<link rel=stylesheet href=s.css>",
+            "<base href=/b/>", " a=b=\"c d\"", "\u{E9}", "<iframe src=f.html>", "</iframe>", "<body>", "<body background=g.png>",
+            "</body>", "<html>", "<head>", "<header>", "<bodyx>", "<BODY>", "<td background=t.png>", "<span STYLE='x:url(y.png)'>",
+            "<a \"odd\">", "<p/x>", "<!DOCTYPE x>", "<_u>", "</ x>", "<table>", "<tr>", "<li>", "</ul>", "<meta http-equiv=refresh content=\"0;url=r.html\">",
+        ]
+        // Mostly well-formed pieces, so that most documents are skimmed for a while.
+        let wellFormed = [
+            "<p>", "</p>", "<div class=\"c\">", "</div>", "some words", " ", "<a href=\"p.html\">", "</a>", "<img src='i.png'/>",
+            "<!-- <a href=c.html> -->", "<script>x = '<a href=j.html>'</script>", "<script src=s.js></script>", "<style>a{background:url(s.png)}</style>",
+            "<span style=\"background:url(b.png)\">", "<td background=t.png>", "<li>", "<ul>", "&amp;", "<br>", "<title>x</title>",
+        ]
+        var generator = SplitMix64(seed: 0x626F_6479)
+        var compared = 0, withReferences = 0, skimmed = 0
+        for _ in 0..<20_000 {
+            var html = prologs[Int(generator.next() % UInt64(prologs.count))] + "<body>"
+            for _ in 0..<(4 + Int(generator.next() % 40)) {
+                let from = generator.next() % 40 == 0 ? pieces : wellFormed
+                html += from[Int(generator.next() % UInt64(from.count))]
+            }
+            let (full, compacted) = try sameReferences(html)
+            #expect(compacted == full, "\(html)")
+            if compacted != full { break }
+            compared += 1
+            if !full.isEmpty { withReferences += 1 }
+            let out = compact(html)
+            if html.contains("<div") || html.contains("<li>"), !out.contains("<div"), !out.contains("<li>") { skimmed += 1 }
+        }
+        #expect(compared == 20_000)
+        #expect(withReferences > 10_000)
+        #expect(skimmed > 5_000)
+    }
+}
