@@ -161,10 +161,7 @@ struct CertainMarkup {
     }
 
     private func isDoctype(at i: Int) -> Bool {
-        guard i + 9 <= bytes.count, bytes[i + 1] == 0x21 else { return false }
-        let word: [UInt8] = Array("DOCTYPE".utf8)
-        for k in 0..<7 where bytes[i + 2 + k] & 0xDF != word[k] { return false }
-        return true
+        i + 9 <= bytes.count && bytes[i + 1] == 0x21 && equalsLowercased(i + 2, "doctype")
     }
 
     /// The end of the doctype at `i` (`htmlParseDocTypeDecl`): a name, an external id with its
@@ -176,22 +173,16 @@ struct CertainMarkup {
             while j < n, Self.isNameByte(bytes[j]) { j += 1 }
         }
         j = skipBlanks(j)
-        func keyword(_ word: String) -> Bool {
-            let w = Array(word.utf8)
-            guard j + w.count <= n else { return false }
-            for k in 0..<w.count where bytes[j + k] & 0xDF != w[k] { return false }
-            return true
-        }
         func literal() -> Bool {
             guard j < n, bytes[j] == 0x22 || bytes[j] == 0x27 else { return true }
             guard let close = find(bytes[j], from: j + 1) else { return false }
             j = close + 1
             return true
         }
-        if keyword("SYSTEM") {
+        if equalsLowercased(j, "system") {
             j = skipBlanks(j + 6)
             guard literal() else { return nil }
-        } else if keyword("PUBLIC") {
+        } else if equalsLowercased(j, "public") {
             j = skipBlanks(j + 6)
             guard literal() else { return nil }
             j = skipBlanks(j)
@@ -256,7 +247,7 @@ struct CertainMarkup {
         var k = tagEnd
         while true {
             guard let lt = find(0x3C, from: k) else { return nil }
-            if lt + 1 < n, bytes[lt + 1] == 0x2F, lt + 2 + nameRange.count <= n, equalsLowercased(lt + 2, nameRange, caseless: true) {
+            if lt + 1 < n, bytes[lt + 1] == 0x2F, lt + 2 + nameRange.count <= n, sameName(at: lt + 2, as: nameRange) {
                 // The first `</script` (any case) ends the raw text; its name must end there.
                 let after = lt + 2 + nameRange.count
                 guard after < n, !Self.isNameByte(bytes[after]) else { return nil }
@@ -295,7 +286,7 @@ struct CertainMarkup {
 
     /// Whether the bytes at `at` equal the bytes of `range` (another place in the document),
     /// ASCII letters compared without case.
-    private func equalsLowercased(_ at: Int, _ range: Range<Int>, caseless: Bool) -> Bool {
+    private func sameName(at: Int, as range: Range<Int>) -> Bool {
         for k in 0..<range.count {
             let a = bytes[at + k], b = bytes[range.lowerBound + k]
             if a == b { continue }
