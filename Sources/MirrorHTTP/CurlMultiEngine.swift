@@ -49,6 +49,11 @@ final class CurlMultiEngine: @unchecked Sendable {
     static let maxIdleHandles = 64
     // Engine thread only:
     private var active: [UInt64: CurlTransfer] = [:]
+    /// How many transfers may be on the multi handle at once (``TransferWindow``).
+    private var window = TransferWindow()
+    /// Submitted transfers beyond the window, in order; those before `waitingHead` have left.
+    private var waiting: [CurlTransfer] = []
+    private var waitingHead = 0
     private var connectionPolicy: HostConnectionPolicy
     /// The value of `CURLMOPT_MAX_HOST_CONNECTIONS` on the multi handle.
     private var hostConnectionLimit: Int
@@ -281,6 +286,32 @@ final class CurlMultiEngine: @unchecked Sendable {
         }
     }
 
+    /// Adds waiting transfers to the multi handle, oldest first, while the window has room.
+    private func admitWaiting() {
+        while waitingHead < waiting.count, active.count < window.limit {
+            let transfer = waiting[waitingHead]
+            waitingHead += 1
+            do throws(HTTPError) {
+                try transfer.configure(share: share)
+                let code = curl_multi_add_handle(multi, transfer.easy)
+                guard code == CURLM_OK else {
+                    throw .curl(url: transfer.request.url, code: Int32(code.rawValue),
+                                message: String(cString: curl_multi_strerror(code)))
+                }
+                active[transfer.id] = transfer
+                unsent.append(transfer)
+            } catch {
+                recycle(transfer)
+                transfer.continuation.resume(returning: .failure(error))
+            }
+        }
+        // The array is compacted once the transfers that left outnumber those still waiting.
+        if waitingHead > 0, waitingHead >= waiting.count - waitingHead {
+            waiting.removeFirst(waitingHead)
+            waitingHead = 0
+        }
+    }
+
     /// Fails the transfers whose response headers are overdue (``HTTPRequest/Timeouts/headers``),
     /// checked at most twice a second. libcurl has no such deadline: a server that sends one
     /// header line every few seconds keeps its idle timer from ever firing.
@@ -315,25 +346,15 @@ final class CurlMultiEngine: @unchecked Sendable {
             wakeupPending = false
             lock.unlock()
 
-            for transfer in incoming {
-                do throws(HTTPError) {
-                    try transfer.configure(share: share)
-                    let code = curl_multi_add_handle(multi, transfer.easy)
-                    guard code == CURLM_OK else {
-                        throw .curl(url: transfer.request.url, code: Int32(code.rawValue),
-                                    message: String(cString: curl_multi_strerror(code)))
-                    }
-                    active[transfer.id] = transfer
-                    unsent.append(transfer)
-                } catch {
-                    recycle(transfer)
-                    transfer.continuation.resume(returning: .failure(error))
-                }
-            }
+            waiting += incoming
             for id in cancelled {
                 if let transfer = active.removeValue(forKey: id) {
                     curl_multi_remove_handle(multi, transfer.easy)
                     retire(transfer)
+                    recycle(transfer)
+                    transfer.continuation.resume(returning: .failure(.cancelled(url: transfer.request.url)))
+                } else if let index = waiting[waitingHead...].firstIndex(where: { $0.id == id }) {
+                    let transfer = waiting.remove(at: index)
                     recycle(transfer)
                     transfer.continuation.resume(returning: .failure(.cancelled(url: transfer.request.url)))
                 }
@@ -344,11 +365,17 @@ final class CurlMultiEngine: @unchecked Sendable {
                     recycle(transfer)
                     transfer.continuation.resume(returning: .failure(.cancelled(url: transfer.request.url)))
                 }
+                for transfer in waiting[waitingHead...] {
+                    recycle(transfer)
+                    transfer.continuation.resume(returning: .failure(.cancelled(url: transfer.request.url)))
+                }
                 active.removeAll()
                 unsent.removeAll()
+                waiting.removeAll()
                 exited.signal()
                 return
             }
+            admitWaiting()
 
             // Before libcurl places the new transfers on connections.
             let limit = connectionPolicy.limit(activeTransfers: active.count)
@@ -384,6 +411,8 @@ final class CurlMultiEngine: @unchecked Sendable {
                     }
                 }
                 active.removeValue(forKey: transfer.id)
+                let now = DispatchTime.now().uptimeNanoseconds
+                window.completed(at: now, duration: transfer.duration(at: now), waiting: waitingHead < waiting.count)
                 var version = 0
                 _ = CMirrorShims_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
                 connectionPolicy.observe(httpVersion: version)

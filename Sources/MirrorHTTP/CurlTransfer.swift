@@ -382,6 +382,12 @@ final class CurlTransfer: @unchecked Sendable {
         if sentAt == 0 { sentAt = DispatchTime.now().uptimeNanoseconds }
     }
 
+    /// The time from the request leaving to `now` (nanoseconds), or nil when it has not left.
+    func duration(at now: UInt64) -> UInt64? {
+        guard sentAt != 0, now >= sentAt else { return nil }
+        return now - sentAt
+    }
+
     /// Whether the response headers are overdue at `now` (monotonic nanoseconds).
     func headersOverdue(at now: UInt64) -> Bool {
         guard sentAt != 0, !headersComplete else { return false }

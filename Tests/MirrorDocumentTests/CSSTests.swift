@@ -1,5 +1,6 @@
 import Testing
 @testable import MirrorDocument
+import MirrorTestSupport
 
 func cssTokens(_ css: String) -> [(CSSToken.Kind, String)] {
     let bytes = Array(css.utf8)
@@ -99,5 +100,42 @@ func cssTokens(_ css: String) -> [(CSSToken.Kind, String)] {
         #expect(refs[1].syntax == .css(quote: .none, attributeQuote: nil))
         #expect(refs.last?.element == "p" && refs.last?.attribute == "style")
         #expect(refs.last?.syntax == .css(quote: .none, attributeQuote: .single))
+    }
+
+    /// The screen that skips the tokenizer: no stylesheet it passes over holds a reference the
+    /// tokenizer would find, and it does pass over the ones without (or the screen saves nothing).
+    @Test func screenNeverHidesAReference() {
+        let pieces = [
+            "url(a.png)", "URL( 'b.png' )", "uRl(\"c.png\")", "src(d.woff)", "src('t.woff')", "src:", "image-set(\"e.png\" 1x)",
+            "-webkit-image-set('f.png' 2x)", "@import \"g.css\";", "@IMPORT url(h.css);", "@imports 'i.css';", "@media print{",
+            "rgba(0,0,0,.5)", "calc(1px + 2%)", ":not(.x)", "xurl(j.png)", "1url(k.png)", "--url(l.png)", "-url(m.png)",
+            "#url(n.png)", "\\75 rl(o.png)", "u\\72l(p.png)", "\\ url(q.png)", "/* url(r.png) */", "'url(s.png)'",
+            "é", "url", "(", ")", "{", "}", ";", " ", "\n", "a{color:red}", "\\", "@", "\"", "'", "/*", "*/",
+            "image-set", "-webkit-", "src", "import", "font-face", "@font-face{font-family:x;src:", "background:",
+        ]
+        var generator = SplitMix64(seed: 0x6373_7321)
+        var screened = 0
+        for _ in 0..<20_000 {
+            var css = ""
+            for _ in 0..<Int.random(in: 1...12, using: &generator) { css += pieces.randomElement(using: &generator)! }
+            let bytes = Array(css.utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                var all: [Reference] = []
+                CSSExtractor.tokenize(buffer, range: 0..<buffer.count, charset: .utf8, attributeQuote: nil, element: nil,
+                                      attribute: nil, into: &all)
+                if !CSSExtractor.mayHoldReferences(buffer, range: 0..<buffer.count) {
+                    screened += 1
+                    #expect(all.isEmpty, "\(css)")
+                }
+                #expect(CSSExtractor.extract(bytes).map(\.span) == all.map(\.span), "\(css)")
+            }
+        }
+        #expect(screened > 2_000)
+        // Inside a larger document the screen looks at its own range only.
+        let page = Array("url(x.png)<style>a{color:red}</style>".utf8)
+        page.withUnsafeBufferPointer { buffer in
+            #expect(!CSSExtractor.mayHoldReferences(buffer, range: 17..<29))
+            #expect(CSSExtractor.mayHoldReferences(buffer, range: 0..<29))
+        }
     }
 }

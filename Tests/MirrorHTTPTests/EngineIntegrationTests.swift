@@ -503,6 +503,50 @@ import MirrorStore
         #expect(connections.count >= 8, "\(connections.count) connections for \(count + 1) transfers")
     }
 
+    /// On a fast link the engine keeps a window of transfers in flight (``TransferWindow``) and
+    /// the rest wait in the engine. A waiting transfer whose task is cancelled ends at once as
+    /// cancelled, and the engine goes on serving: 48 responses paced at 20 KB/s (2 s each)
+    /// after a quick one that set the window to its floor of 16.
+    @Test func transfersWaitingForTheWindowCanBeCancelled() async throws {
+        let nginx = try NginxFixture(servers: [.mtls], pki: try TestPKI.shared(), options: .init(
+            extraServerDirectives: "location /many/ { limit_rate 20k; }"))
+        defer { nginx.stop() }
+        let s = try Setup()
+        let client = HTTPClient(configuration: .init(maxConnectionsPerHost: 16, maxTotalConnections: 64))
+        defer { client.shutdown() }
+        let profile = s.profile(try s.identity())
+        try nginx.site.write("quick.txt", Data("quick\n".utf8))
+        let quick = nginx.url(.mtls, path: "/quick.txt")
+        for _ in 0..<3 { #expect(try await client.perform(HTTPRequest(url: quick), profile: profile).status == 200) }
+        let urls = try Self.writeManyFiles(48, to: nginx)
+        let started = ContinuousClock.now
+        let slow = Task {
+            await withTaskGroup(of: Result<HTTPResponse, HTTPError>.self) { group in
+                for url in urls {
+                    group.addTask {
+                        do throws(HTTPError) { return .success(try await client.perform(HTTPRequest(url: url), profile: profile)) } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+                var results: [Result<HTTPResponse, HTTPError>] = []
+                for await result in group { results.append(result) }
+                return results
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        slow.cancel()
+        let results = await slow.value
+        #expect(ContinuousClock.now - started < .seconds(1.8), "the cancelled transfers ended only with their responses")
+        #expect(results.count == 48)
+        let cancelled = results.filter { if case .failure(.cancelled) = $0 { return true } else { return false } }
+        #expect(cancelled.count == 48, "\(48 - cancelled.count) not cancelled")
+        // The engine still serves, quickly: nothing of the cancelled transfers is left waiting.
+        let after = ContinuousClock.now
+        #expect(try await client.perform(HTTPRequest(url: quick), profile: profile).status == 200)
+        #expect(ContinuousClock.now - after < .seconds(1))
+    }
+
     /// Writes `count` files of 40 KB as `/many/N.txt` on `nginx`'s site; returns their mTLS URLs.
     static func writeManyFiles(_ count: Int, to nginx: NginxFixture) throws -> [String] {
         let body = Data(repeating: UInt8(ascii: "x"), count: 40_000)

@@ -12,7 +12,7 @@ struct MirrorCommand {
         OptionSpec("site", value: "NAME", repeatable: true, values: .site, help: "With a config: run only these sites."),
         OptionSpec("output", short: "o", value: "DIR", help: "Output root (default ./output); the site goes to DIR/NAME/current."),
         OptionSpec("name", value: "NAME", help: "Site folder name (default: the start URL's host, with _PORT for other ports)."),
-        OptionSpec("jobs", short: "j", value: "N", help: "Concurrent transfers, 1 to 1024 (default 256; over HTTP/2, up to 100 streams per connection)."),
+        OptionSpec("jobs", short: "j", value: "N", help: "Concurrent transfers at most, 1 to 1024 (default 256; only as many are in flight as the link needs, at least 16; over HTTP/2, up to 100 streams per connection)."),
         OptionSpec("depth", short: "l", value: "N", help: "Follow page links at most N levels from the start (default 20; 'inf' for no limit; requisites are always fetched)."),
         OptionSpec("include", value: "RULE", repeatable: true, help: "Only crawl pages whose path matches: a prefix (/docs/) or regex:PATTERN."),
         OptionSpec("exclude", value: "RULE", repeatable: true, help: "Never crawl pages whose path matches: a prefix or regex:PATTERN."),

@@ -51,7 +51,8 @@ public struct SiteJob: Sendable {
     /// the server little; over HTTP/1.1 the surplus waits for a free connection. Measured on a
     /// 2,000-page site 20 ms away: 16 transfers 10.9 s, 64 about 2.2–2.6 s, 256 about 1.3 s
     /// (BENCHMARKS.md). Each transfer in flight costs about 36 KiB; 256 keep the whole run
-    /// near 54 MiB.
+    /// near 54 MiB. It is a ceiling: each connection engine keeps only as many in flight as the
+    /// link needs (`TransferWindow` in MirrorHTTP; 16 on a fast link).
     public static let defaultJobs = 256
     /// The accepted range of `jobs`.
     public static let jobsRange = 1...1024

@@ -31,6 +31,17 @@ public enum CSSExtractor {
         _ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, charset: Charset, attributeQuote: Reference.Quote?,
         element: String?, attribute: String?, into out: inout [Reference]
     ) {
+        guard mayHoldReferences(bytes, range: range) else { return }
+        tokenize(bytes, range: range, charset: charset, attributeQuote: attributeQuote, element: element, attribute: attribute,
+                 into: &out)
+    }
+
+    /// ``extract(_:range:charset:attributeQuote:element:attribute:into:)`` without the
+    /// ``mayHoldReferences(_:range:)`` screen: every token is read.
+    static func tokenize(
+        _ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, charset: Charset, attributeQuote: Reference.Quote?,
+        element: String?, attribute: String?, into out: inout [Reference]
+    ) {
         var tokenizer = CSSTokenizer(bytes, range: range)
         /// Open blocks and functions: what each one is (a url/image-set function or other).
         var stack: [Opener] = []
@@ -89,6 +100,38 @@ public enum CSSExtractor {
     }
 
     private enum Opener: Equatable { case url, imageSet, other }
+
+    /// Whether `bytes[range]` can hold a reference at all, by one pass over the bytes instead
+    /// of the tokenizer (a page's inline stylesheet usually has none, and tokenizing it was 5 %
+    /// of a crawl of the Git manual). False only when it certainly holds none: every reference
+    /// comes from a `url(` token, or a string inside a function named `url`, `src`, `image-set`
+    /// or `-webkit-image-set`, or a string after `@import`. The tokenizer compares those names
+    /// byte for byte (escapes never spell them), and a name ends right before its `(`, which no
+    /// escape can stand for. So when the longest run of name bytes before every `(` is none of
+    /// those names, and no `@` starts `@import`, there is no reference. A comment or a string
+    /// that merely contains such a name only costs the full pass.
+    static func mayHoldReferences(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>) -> Bool {
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let b = bytes[i]
+            if b == 0x28 {  // (
+                var start = i
+                while start > range.lowerBound, isNameByte(bytes[start - 1]) { start -= 1 }
+                let name = start..<i
+                if nameEquals(bytes, name, "url") || nameEquals(bytes, name, "src") || nameEquals(bytes, name, "image-set")
+                    || nameEquals(bytes, name, "-webkit-image-set") { return true }
+            } else if b == 0x40, i + 7 <= range.upperBound, nameEquals(bytes, i + 1..<i + 7, "import") {  // @
+                return true
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// A byte an identifier may hold without an escape: letters, digits, `-`, `_`, non-ASCII.
+    private static func isNameByte(_ b: UInt8) -> Bool {
+        b >= 0x80 || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x5F
+    }
 
     /// ASCII case-insensitive comparison of a token's name with a lowercase literal.
     static func nameEquals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
