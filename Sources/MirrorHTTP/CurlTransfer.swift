@@ -139,7 +139,9 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Sets every option on the easy handle. `share` carries the TLS session and DNS caches.
-    func configure(share: UnsafeMutableRawPointer?) throws(HTTPError) {
+    /// - Parameter http1: ask for HTTP/1.1 instead of HTTP/2 over TLS (the engine's choice on
+    ///   a near link, see ``HTTPVersionPreference``).
+    func configure(share: UnsafeMutableRawPointer?, http1: Bool = false) throws(HTTPError) {
         let url = request.url
         func check(_ code: CURLcode, _ what: String) throws(HTTPError) {
             if code != CURLE_OK { throw .curl(url: url, code: Int32(code.rawValue), message: "\(what): \(CurlGlobal.describe(code))") }
@@ -180,7 +182,7 @@ final class CurlTransfer: @unchecked Sendable {
             try check(CMirrorShims_curl_easy_setopt_ssl_ctx_callback(easy, curlTransferSSLContext), "ssl ctx function")
             try check(CMirrorShims_curl_easy_setopt_ptr(easy, CURLOPT_SSL_CTX_DATA, me), "ssl ctx data")
         }
-        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)), "http version")
+        try check(CMirrorShims_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(http1 ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS)), "http version")
         try configureProxy()
         // No PIPEWAIT: a transfer takes a free connection (or opens one) instead of queueing
         // behind the streams of one HTTP/2 connection. Measured on 4,700 URLs over loopback:

@@ -23,12 +23,15 @@ public final class HTTPClient: Sendable {
         /// Pacing, byte rate and back-off per host (``HostThrottle``); nil: none (429/503 are
         /// then retried as ``RetryPolicy`` says, like any other error status).
         public var politeness: Politeness?
+        /// Which HTTP version the requests over TLS ask for (``HTTPVersionPreference``).
+        public var httpVersion: HTTPVersionPreference
         public init(maxConnectionsPerHost: Int = 8, maxTotalConnections: Int = 32, proxy: ProxySettings = .direct,
-                    politeness: Politeness? = nil) {
+                    politeness: Politeness? = nil, httpVersion: HTTPVersionPreference = .automatic) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxTotalConnections = maxTotalConnections
             self.proxy = proxy
             self.politeness = politeness
+            self.httpVersion = httpVersion
         }
     }
 
@@ -148,7 +151,7 @@ public final class HTTPClient: Sendable {
         let engine = try CurlMultiEngine(
             profile: profile,
             limits: .init(maxConnectionsPerHost: configuration.maxConnectionsPerHost,
-                          maxTotalConnections: configuration.maxTotalConnections))
+                          maxTotalConnections: configuration.maxTotalConnections, httpVersion: configuration.httpVersion))
         state.engines[key] = engine
         return engine
     }

@@ -38,6 +38,13 @@ struct TransferWindow: Sendable, Equatable {
     static let rateSamples = 64
     /// How long the shortest transfer time seen stays valid (nanoseconds).
     static let durationLifetime: UInt64 = 10_000_000_000
+    /// The shortest transfer time of a near link (nanoseconds): 2 ms, where the prior rate
+    /// gives the floor.
+    static let nearDuration: UInt64 = 2_000_000
+
+    /// Whether the link is near: some transfer took at most ``nearDuration`` (loopback, the
+    /// same LAN). Then few transfers at a time keep it busy, and each one's own cost decides.
+    var isNear: Bool { shortest != 0 && shortest <= Self.nearDuration }
 
     /// The most transfers the engine may have in flight now. Until a transfer has ended it is
     /// ``ceiling``: the first transfers tell what the link is.

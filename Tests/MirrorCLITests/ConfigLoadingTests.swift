@@ -1,5 +1,6 @@
 import Foundation
 import MirrorCore
+import MirrorHTTP
 import MirrorTLS
 import MirrorTestSupport
 import Testing
@@ -41,7 +42,7 @@ import Testing
               },
               "limits": {
                 "maxPages": 1000, "maxBytes": "2GiB", "maxFileSize": "500KB", "maxRedirects": 5, "maxURLLength": 4096,
-                "maxDecompressionRatio": 50.5, "maxHTMLBytes": 1048576, "perHostConnections": 2,
+                "maxDecompressionRatio": 50.5, "maxHTMLBytes": 1048576, "perHostConnections": 2, "httpVersion": "1.1",
                 "connectTimeout": "5s", "idleTimeout": 45, "totalTimeout": "1h30m", "retries": 0
               },
               "http": {
@@ -105,6 +106,7 @@ import Testing
         limits.maxDecompressionRatio = 50.5
         limits.maxHTMLBytes = 1 << 20
         limits.perHostConnections = 2
+        limits.httpVersion = .http1
         limits.connectTimeout = 5
         limits.idleTimeout = 45
         limits.totalTimeout = 5400

@@ -19,12 +19,15 @@ import MirrorStore
     struct Setup {
         let nginx: NginxFixture
         let pki: TestPKI
-        let client = HTTPClient()
+        let client: HTTPClient
         var anchors: TrustAnchors { .files([pki.path("server-root.pem")]) }
 
-        init() throws {
+        /// - Parameter httpVersion: `.http2` for the tests of HTTP/2 itself: on loopback the
+        ///   default, `.automatic`, moves to HTTP/1.1 once a transfer shows the link is near.
+        init(httpVersion: HTTPVersionPreference = .automatic) throws {
             nginx = try EngineIntegrationTests.nginx.get()
             pki = nginx.pki
+            client = HTTPClient(configuration: .init(httpVersion: httpVersion))
         }
 
         func identity(_ file: String = "client.p12", key: String? = nil) throws -> ClientIdentity {
@@ -140,7 +143,7 @@ import MirrorStore
     }
 
     @Test func identitiesNeverShareAConnection() async throws {
-        let s = try Setup()
+        let s = try Setup(httpVersion: .http2)
         defer { s.client.shutdown() }
         let one = s.profile(try s.identity("client.p12"))
         let two = s.profile(try s.identity("client2.p12"))
@@ -382,7 +385,7 @@ import MirrorStore
     /// unseen by the engine's poll, until the one-second timeout: every start page of 8–16 KB
     /// stalled a crawl. One transfer at a time, so no other traffic wakes the engine.
     @Test func responsesAroundTheTLSRecordSizeCompleteWithoutWaitingForThePollTimeout() async throws {
-        let s = try Setup()
+        let s = try Setup(httpVersion: .http2)
         defer { s.client.shutdown() }
         let profile = s.profile(try s.identity())
         let sizes = [1_000, 8_300, 9_000, 11_000, 13_011, 15_000, 16_300, 16_384, 20_000, 40_000, 100_000]
@@ -404,7 +407,7 @@ import MirrorStore
     /// transfer, up to the per-host limit, each carrying one request.
     @Test func concurrentTransfersOverHTTP2ShareAFewConnections() async throws {
         let s = try Setup()
-        let client = HTTPClient(configuration: .init(maxConnectionsPerHost: 32, maxTotalConnections: 64))
+        let client = HTTPClient(configuration: .init(maxConnectionsPerHost: 32, maxTotalConnections: 64, httpVersion: .http2))
         defer { client.shutdown() }
         let profile = s.profile(try s.identity())
         let count = 300
@@ -545,6 +548,37 @@ import MirrorStore
         let after = ContinuousClock.now
         #expect(try await client.perform(HTTPRequest(url: quick), profile: profile).status == 200)
         #expect(ContinuousClock.now - after < .seconds(1))
+    }
+
+    /// `.automatic` starts on HTTP/2. Once a transfer took 2 ms or less (a near link, as
+    /// loopback is), new transfers ask for HTTP/1.1, on at most 8 connections. `.http2` stays
+    /// on HTTP/2, and `.http1` never asks for it.
+    @Test func automaticMovesToHTTP1OnANearLink() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        let profile = s.profile(try s.identity())
+        try s.nginx.site.write("near.txt", Data("near\n".utf8))
+        let first = try await s.get(.mtls, "/near.txt", profile)
+        #expect(first.httpVersion == "2")
+        var shortest = first.totalTime
+        for _ in 0..<10 { shortest = min(shortest, try await s.get(.mtls, "/near.txt", profile).totalTime) }
+        let count = 40
+        let paths = (0..<count).map { "/near/\($0).txt" }
+        for path in paths { try s.nginx.site.write(String(path.dropFirst()), Data("near\n".utf8)) }
+        let responses = try await Self.fetchAll(paths.map { s.nginx.url(.mtls, path: $0) }, client: s.client, profile: profile)
+        #expect(responses.allSatisfy { $0.status == 200 })
+        if shortest <= 0.0015 {
+            // Near for certain (the engine's own time is shorter than libcurl's total).
+            #expect(responses.allSatisfy { $0.httpVersion == "1.1" && $0.tls?.alpn == "http/1.1" })
+            let connections = Set(s.nginx.accessLogEntries(for: .mtls, atLeast: count) { $0.target.hasPrefix("/near/") }.map(\.connection))
+            #expect((1...8).contains(connections.count), "\(connections.count) connections")
+        }
+        let pinned = HTTPClient(configuration: .init(httpVersion: .http2))
+        defer { pinned.shutdown() }
+        for _ in 0..<12 { #expect(try await pinned.perform(HTTPRequest(url: s.nginx.url(.mtls, path: "/near.txt")), profile: profile).httpVersion == "2") }
+        let old = HTTPClient(configuration: .init(httpVersion: .http1))
+        defer { old.shutdown() }
+        #expect(try await old.perform(HTTPRequest(url: s.nginx.url(.mtls, path: "/near.txt")), profile: profile).httpVersion == "1.1")
     }
 
     /// Writes `count` files of 40 KB as `/many/N.txt` on `nginx`'s site; returns their mTLS URLs.

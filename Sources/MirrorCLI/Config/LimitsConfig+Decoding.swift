@@ -1,10 +1,14 @@
+import MirrorHTTP
+
 extension LimitsConfig {
     /// The keys of a `limits` object.
     static let keys = [
         "maxPages", "maxBytes", "maxFileSize", "maxRedirects", "maxURLLength", "maxDecompressionRatio", "maxHTMLBytes",
         "perHostConnections", "connectTimeout", "idleTimeout", "totalTimeout", "retries", "runTime", "headerTimeout",
-        "minRate", "publishPartial",
+        "minRate", "publishPartial", "httpVersion",
     ]
+
+    static let httpVersionExpected = "\"auto\", \"1.1\" or \"2\""
 
     /// Decodes a site's `limits`; absent fields keep their defaults.
     init(decoding node: ConfigNode) throws(ConfigError) {
@@ -26,5 +30,11 @@ extension LimitsConfig {
         if let seconds = try object.optional("headerTimeout")?.duration(positive: true) { headerTimeout = seconds }
         if let rate = try object.optional("minRate")?.size(atLeast: 0) { minRate = rate }
         if let publish = try object.optional("publishPartial")?.bool() { publishPartial = publish }
+        if let node = try object.optional("httpVersion") {
+            guard let version = HTTPVersionPreference(rawValue: try node.string(Self.httpVersionExpected)) else {
+                throw node.invalid(Self.httpVersionExpected)
+            }
+            httpVersion = version
+        }
     }
 }

@@ -1,3 +1,4 @@
+import MirrorHTTP
 import MirrorCrawler
 
 /// Caps that keep one site's crawl bounded. Sizes are bytes, durations seconds.
@@ -18,6 +19,8 @@ public struct LimitsConfig: Sendable, Equatable {
     public var maxHTMLBytes: Int64 = 32 << 20
     /// Concurrent connections per host (1…64). Default 32 (``MirrorCrawler/CrawlLimits/perHostConnections``).
     public var perHostConnections = CrawlLimits().perHostConnections
+    /// The HTTP version over TLS: `auto`, `1.1` or `2` (``MirrorHTTP/HTTPVersionPreference``).
+    public var httpVersion = HTTPVersionPreference.automatic
     /// Time to establish a connection. Default 15 s.
     public var connectTimeout = 15.0
     /// Longest pause without data. Default 30 s.

@@ -141,6 +141,7 @@ extension LimitsConfig {
             .init("headerTimeout", ConfigQuantity.formatSeconds(headerTimeout)),
             .init("minRate", ConfigQuantity.formatBytes(minRate)),
             .init("publishPartial", .bool(publishPartial)),
+            .init("httpVersion", .string(httpVersion.rawValue)),
         ])
     }
 }

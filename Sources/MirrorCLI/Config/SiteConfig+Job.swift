@@ -26,6 +26,7 @@ extension SiteConfig {
         job.limits.maxURLLength = limits.maxURLLength
         job.limits.maxDecompressionRatio = limits.maxDecompressionRatio
         job.limits.perHostConnections = limits.perHostConnections
+        job.limits.httpVersion = limits.httpVersion
         job.limits.timeouts = HTTPRequest.Timeouts(connect: limits.connectTimeout, idle: limits.idleTimeout,
                                                    lowSpeedBytes: Int(limits.minRate), total: limits.totalTimeout,
                                                    headers: limits.headerTimeout)

@@ -14,7 +14,18 @@ struct ProxyOptions {
         OptionSpec("proxy-pass-file", value: "FILE", help: "Read the proxy password from the first line of FILE."),
         OptionSpec("proxy-cacert", value: "FILE", help: "Verify an HTTPS proxy with this CA (PEM) instead of the system store."),
         OptionSpec("proxy-env", help: "Use the proxy of https_proxy/http_proxy/all_proxy and no_proxy from the environment (ignored otherwise)."),
+        OptionSpec("http-version", value: "VERSION", values: .choices(HTTPVersionPreference.allCases.map(\.rawValue)),
+                   help: "HTTP version over TLS: auto (HTTP/2, then HTTP/1.1 on 8 connections once a transfer shows a near link, 2 ms or less), 1.1, or 2 (default auto)."),
     ]
+
+    /// The `--http-version` option's value (default ``HTTPVersionPreference/automatic``).
+    static func httpVersion(_ arguments: ParsedArguments) throws -> HTTPVersionPreference {
+        guard let text = arguments.value("http-version") else { return .automatic }
+        guard let version = HTTPVersionPreference(rawValue: text) else {
+            throw UsageError("--http-version must be auto, 1.1 or 2, not \"\(text)\"")
+        }
+        return version
+    }
 
     let settings: ProxySettings
 
@@ -59,6 +70,6 @@ extension HTTPClient.Configuration {
     static func proxied(_ arguments: ParsedArguments, maxConnectionsPerHost: Int = 8, maxTotalConnections: Int = 32,
                         politeness: Politeness? = nil) throws -> Self {
         .init(maxConnectionsPerHost: maxConnectionsPerHost, maxTotalConnections: maxTotalConnections,
-              proxy: try ProxyOptions(arguments).settings, politeness: politeness)
+              proxy: try ProxyOptions(arguments).settings, politeness: politeness, httpVersion: try ProxyOptions.httpVersion(arguments))
     }
 }

@@ -58,7 +58,8 @@ struct ConfigRunner {
                 let proxy = commandLine != .direct || arguments.flag("proxy-env") ? commandLine : try site.proxy?.settings() ?? .direct
                 let client = HTTPClient(configuration: .init(maxConnectionsPerHost: job.limits.perHostConnections,
                                                               maxTotalConnections: max(job.jobs, job.limits.perHostConnections),
-                                                              proxy: proxy, politeness: job.politeness))
+                                                              proxy: proxy, politeness: job.politeness,
+                                                              httpVersion: job.limits.httpVersion))
                 defer { client.shutdown() }
                 codes.append(try await SiteRun(job: job, security: security, client: client, logger: logger,
                                                keep: site.refresh.keep, warnings: warnings, control: control,

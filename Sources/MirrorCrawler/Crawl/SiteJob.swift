@@ -106,6 +106,8 @@ public struct CrawlLimits: Sendable, Equatable {
     /// alike (BENCHMARKS.md). 32 halves the time where it matters and stays a modest load for
     /// the server (`--per-host` lowers it).
     public var perHostConnections: Int = 32
+    /// What requests over TLS ask for: HTTP/2, moving to HTTP/1.1 on a near link (``MirrorHTTP/HTTPVersionPreference``).
+    public var httpVersion: HTTPVersionPreference = .automatic
     /// The run's time budget: when it runs out, no new transfer starts, those in flight get
     /// ``stopGrace``, and the run rewrites and publishes what it has (exit 10); nil for none.
     public var runTime: TimeInterval?
