@@ -298,11 +298,13 @@ final class CurlMultiEngine: @unchecked Sendable {
     }
 
     /// New transfers ask for HTTP/1.1 on at most ``nearConnections`` connections to a host
-    /// (``HTTPVersionPreference/automatic`` on a near link).
-    private var isNearLink: Bool { httpVersion == .automatic && window.isNear }
+    /// (``HTTPVersionPreference/automatic`` once the window has seen a near link). For good:
+    /// going back would open HTTP/2 connections beside the HTTP/1.1 ones.
+    private var isNearLink = false
 
     /// Adds waiting transfers to the multi handle, oldest first, while the window has room.
     private func admitWaiting() {
+        if httpVersion == .automatic, !isNearLink, window.isNear { isNearLink = true }
         let http1 = isNearLink || httpVersion == .http1
         while waitingHead < waiting.count, active.count < window.limit {
             let transfer = waiting[waitingHead]
@@ -388,6 +390,7 @@ final class CurlMultiEngine: @unchecked Sendable {
                 active.removeAll()
                 unsent.removeAll()
                 waiting.removeAll()
+                waitingHead = 0
                 exited.signal()
                 return
             }
