@@ -107,30 +107,27 @@ public enum CSSExtractor {
     /// comes from a `url(` token, or a string inside a function named `url`, `src`, `image-set`
     /// or `-webkit-image-set`, or a string after `@import`. The tokenizer compares those names
     /// byte for byte (escapes never spell them), and a name ends right before its `(`, which no
-    /// escape can stand for. So when the longest run of name bytes before every `(` is none of
-    /// those names, and no `@` starts `@import`, there is no reference. A comment or a string
-    /// that merely contains such a name only costs the full pass.
+    /// escape can stand for. So when the bytes before no `(` end in `url`, `src` or `image-set`
+    /// (in any case), and no `@` starts `@import`, there is no reference. (Only the end: where
+    /// the name starts depends on what came before, as in `<!--url(`, where the `<!--` is a
+    /// token of its own.) A comment or a string that merely contains such a name only costs the
+    /// full pass.
     static func mayHoldReferences(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>) -> Bool {
+        func endsWith(_ end: Int, _ name: StaticString) -> Bool {
+            let count = name.utf8CodeUnitCount
+            return end - range.lowerBound >= count && nameEquals(bytes, end - count..<end, name)
+        }
         var i = range.lowerBound
         while i < range.upperBound {
             let b = bytes[i]
             if b == 0x28 {  // (
-                var start = i
-                while start > range.lowerBound, isNameByte(bytes[start - 1]) { start -= 1 }
-                let name = start..<i
-                if nameEquals(bytes, name, "url") || nameEquals(bytes, name, "src") || nameEquals(bytes, name, "image-set")
-                    || nameEquals(bytes, name, "-webkit-image-set") { return true }
+                if endsWith(i, "url") || endsWith(i, "src") || endsWith(i, "image-set") { return true }
             } else if b == 0x40, i + 7 <= range.upperBound, nameEquals(bytes, i + 1..<i + 7, "import") {  // @
                 return true
             }
             i += 1
         }
         return false
-    }
-
-    /// A byte an identifier may hold without an escape: letters, digits, `-`, `_`, non-ASCII.
-    private static func isNameByte(_ b: UInt8) -> Bool {
-        b >= 0x80 || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x5F
     }
 
     /// ASCII case-insensitive comparison of a token's name with a lowercase literal.
