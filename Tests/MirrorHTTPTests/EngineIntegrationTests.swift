@@ -428,10 +428,13 @@ import MirrorStore
 
     /// A server that allows 10 streams per connection (nginx `http2_max_concurrent_streams 10`)
     /// must get more connections than the 100-stream assumption gives (3 for 120 transfers):
-    /// the engine sees requests wait while every allowed connection is full. Two waves of 120,
+    /// the engine sees requests wait while every allowed connection is full. Three waves of 120,
     /// as a crawl keeps adding requests: in the first, libcurl may place requests on a new
     /// connection before the server's SETTINGS arrive (nghttp2 then holds them, out of sight);
-    /// in the second, the open connections take 10 each and the rest wait in view. The
+    /// in the next, the open connections take 10 each and the rest wait in view. Now and then
+    /// (1 of CI's runs with two waves) libcurl stuffed a connection with 100 again in the second
+    /// wave, and nothing waited in view until the third: with three, 30 runs beside two busy
+    /// processes opened 14 to 22 connections. The
     /// responses are rate-limited (40 KB at 100 KB/s), so that the transfers overlap however
     /// slowly the client runs (sanitizers).
     @Test func aServerThatAllowsFewStreamsGetsMoreConnections() async throws {
@@ -443,20 +446,20 @@ import MirrorStore
         defer { client.shutdown() }
         let profile = s.profile(try s.identity())
         let count = 120
-        let urls = try Self.writeManyFiles(2 * count, to: nginx)
+        let urls = try Self.writeManyFiles(3 * count, to: nginx)
         let first = try await client.perform(HTTPRequest(url: urls[0]), profile: profile)
         #expect(first.httpVersion == "2")
-        for wave in [urls[0..<count], urls[count...]] {
+        for wave in [urls[0..<count], urls[count..<2 * count], urls[(2 * count)...]] {
             let responses = try await Self.fetchAll(Array(wave), client: client, profile: profile)
             #expect(responses.count == count)
             #expect(responses.allSatisfy { $0.status == 200 && $0.httpVersion == "2" && $0.bodyBytes == 40_000 })
         }
-        let connections = Self.manyConnections(nginx, requests: 2 * count + 1)
-        // 3 with 100 streams assumed; 13 when the engine sees the server's 10 and re-adds the
-        // waiting requests at once (once in about 50 runs, 5).
-        #expect(connections.count >= 5, "\(connections.count) connections for \(2 * count + 1) transfers")
+        let connections = Self.manyConnections(nginx, requests: 3 * count + 1)
+        // 3 with 100 streams assumed; 13 or more when the engine sees the server's 10 and
+        // re-adds the waiting requests at once.
+        #expect(connections.count >= 5, "\(connections.count) connections for \(3 * count + 1) transfers")
         // At most the configured 16 at a time; a wave may close some and open others.
-        #expect(connections.count <= 2 * 16, "\(connections.count) connections for \(2 * count + 1) transfers")
+        #expect(connections.count <= 3 * 16, "\(connections.count) connections for \(3 * count + 1) transfers")
     }
 
     /// A server that allows 4 streams per connection refuses (REFUSED_STREAM) what a new
