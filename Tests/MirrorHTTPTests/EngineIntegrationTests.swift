@@ -307,10 +307,18 @@ import MirrorStore
         #expect(small.bodyFile == nil)
         #expect(Data(small.body) == big.prefix(1000))
         #expect(!FileManager.default.fileExists(atPath: smallPath))
+        // A body kept whole is hashed by the awaiting task, the others as they arrive: the
+        // digest is the body's either way.
+        #expect(small.sha256 == SHA256Digest.hex(big.prefix(1000)))
+        let whole = try await s.client.perform(
+            HTTPRequest(url: s.nginx.url(.mtls, path: "/big.bin"), destination: .memory, acceptCompression: false), profile: profile)
+        #expect(Data(whole.body) == big)
+        #expect(whole.sha256 == SHA256Digest.hex(big))
 
         let bigPath = directory.url.appendingPathComponent("big").path
         let large = try await s.client.perform(
-            HTTPRequest(url: s.nginx.url(.mtls, path: "/big.bin"), destination: .memoryUpTo(4096, thenFile: bigPath),
+            // 20,000: libcurl hands over at most 16 KiB at a time, so some chunks are held first.
+            HTTPRequest(url: s.nginx.url(.mtls, path: "/big.bin"), destination: .memoryUpTo(20_000, thenFile: bigPath),
                         acceptCompression: false).writingFiles(), profile: profile)
         #expect(large.bodyFile == bigPath)
         #expect(large.body.isEmpty)
@@ -323,6 +331,7 @@ import MirrorStore
             profile: profile)
         #expect(missing.status == 404)
         #expect(missing.bodyFile == nil)
+        #expect(!missing.body.isEmpty && missing.sha256 == SHA256Digest.hex(missing.body))
         #expect(!FileManager.default.fileExists(atPath: missingPath))
     }
 
