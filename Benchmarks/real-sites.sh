@@ -7,7 +7,8 @@
 # thousands of anchors per page, links that point above the mirrored folder.
 #
 # Usage: Benchmarks/real-sites.sh [options]
-#   --sites LIST         comma-separated subset of python,postgresql,django,git (default all)
+#   --sites LIST         comma-separated subset of python,postgresql,django,git,sqlite,cmake
+#                        (default python,postgresql,django,git)
 #   --runs N             runs per tool and site; the table shows the median (default 3)
 #   --wget2-threads N    wget2's --max-threads (default 2, as issue #27 compares; 16 in sessions 7-13)
 #   --latency MS         round trip ≈ MS through Benchmarks/delay-proxy.c (MS/2 each way; default 0:
@@ -46,12 +47,15 @@ done
 log() { echo "real-sites: $*" >&2; }
 
 # site name → Debian package and the folder holding its index.html
-declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [django]=python-django-doc [git]=git-doc)
+# (sqlite and cmake are not in the default list: sites the tool was not tuned on, to check with)
+declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [django]=python-django-doc [git]=git-doc
+                    [sqlite]=sqlite3-doc [cmake]=cmake-doc)
 declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/share/doc/postgresql-doc-15/html
-                   [django]=/usr/share/doc/python-django-doc/html [git]=/usr/share/doc/git-doc)
+                   [django]=/usr/share/doc/python-django-doc/html [git]=/usr/share/doc/git-doc
+                   [sqlite]=/usr/share/doc/sqlite3 [cmake]=/usr/share/doc/cmake-data/html)
 IFS=, read -r -a chosen <<<"$sites"
 for site in "${chosen[@]}"; do
-    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git)" >&2; exit 2; }
+    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake)" >&2; exit 2; }
 done
 
 bash scripts/install-deps.sh --bench
