@@ -23,16 +23,15 @@ extension Crawler {
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let fileSystem = staging.fileSystem
         let directories = self.directories
+        let claims = WorkClaims(count: documents.count, batch: Self.rewriteBatch)
         return await withTaskGroup(of: (Int, [(path: String, error: StoreError)]).self) { group in
-            for worker in 0..<workers {
+            for _ in 0..<workers {
                 group.addTask {
                     var count = 0
                     var failures: [(path: String, error: StoreError)] = []
                     var lookup = PathCache(paths: paths)
-                    var index = worker
-                    while index < documents.count {
+                    for index in claims.indices() {
                         let ref = documents[index]
-                        index += workers
                         guard let document = state.document(ref, registry: paths.registry) else {
                             failures.append(("(document \(ref.id))", .io(operation: "read", path: "_mirror/tmp/documents.spill", errno: EIO)))
                             continue
@@ -64,6 +63,12 @@ extension Crawler {
             return (total, failures)
         }
     }
+
+    /// How many documents, in the order they were recorded, a rewrite worker takes at a time.
+    /// Documents recorded together mostly lie in one folder: workers that took every other
+    /// document created their files in the same folders at once and queued on each folder's
+    /// lock (ext4 takes it for every file created in the folder).
+    static let rewriteBatch = 32
 
     /// A rewrite worker's view of ``LocalPaths``: the paths a site's documents share
     /// (navigation, stylesheets) are read from the spill once, not once per document.
