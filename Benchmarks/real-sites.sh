@@ -3,12 +3,11 @@
 # mtls-mirror and wget2 in the same run, and prints a Markdown table for BENCHMARKS.md: wall
 # time (median), peak RSS, requests, local references resolved, in-scope references left
 # pointing at the origin. The generated site of mirror-bench.sh is one shape of site; these are
-# others written by other tools (Sphinx, DocBook, AsciiDoc): pages of up to 2.5 MB, tens of
+# others written by other tools (Sphinx, DocBook, AsciiDoc, SQLite's own): pages of up to 2.5 MB, tens of
 # thousands of anchors per page, links that point above the mirrored folder.
 #
 # Usage: Benchmarks/real-sites.sh [options]
-#   --sites LIST         comma-separated subset of python,postgresql,django,git,sqlite,cmake
-#                        (default python,postgresql,django,git)
+#   --sites LIST         comma-separated subset of python,postgresql,django,git,sqlite,cmake (default all)
 #   --runs N             runs per tool and site; the table shows the median (default 3)
 #   --wget2-threads N    wget2's --max-threads (default 2, as issue #27 compares; 16 in sessions 7-13)
 #   --latency MS         round trip ≈ MS through Benchmarks/delay-proxy.c (MS/2 each way; default 0:
@@ -26,7 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-sites="python,postgresql,django,git" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
+sites="python,postgresql,django,git,sqlite,cmake" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
         --sites) sites=$2; shift 2 ;;
@@ -47,7 +46,7 @@ done
 log() { echo "real-sites: $*" >&2; }
 
 # site name → Debian package and the folder holding its index.html
-# (sqlite and cmake are not in the default list: sites the tool was not tuned on, to check with)
+# (sqlite and cmake since session 23: sites the tool was not tuned on)
 declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [django]=python-django-doc [git]=git-doc
                     [sqlite]=sqlite3-doc [cmake]=cmake-doc)
 declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/share/doc/postgresql-doc-15/html
