@@ -307,8 +307,8 @@ import MirrorStore
         #expect(small.bodyFile == nil)
         #expect(Data(small.body) == big.prefix(1000))
         #expect(!FileManager.default.fileExists(atPath: smallPath))
-        // A body kept whole is hashed by the awaiting task, the others as they arrive: the
-        // digest is the body's either way.
+        // The digest is the whole body's, whether it stays in memory, spills to the file after
+        // chunks were held, or is an error page.
         #expect(small.sha256 == SHA256Digest.hex(big.prefix(1000)))
         let whole = try await s.client.perform(
             HTTPRequest(url: s.nginx.url(.mtls, path: "/big.bin"), destination: .memory, acceptCompression: false), profile: profile)
