@@ -16,9 +16,11 @@ struct CrawlSpills: Sendable {
     /// - Throws: ``MirrorStore/StoreError`` when they cannot be created.
     static func create(in fileSystem: SecureFileSystem) throws(StoreError) -> CrawlSpills {
         CrawlSpills(
-            urls: try SpillFile.create(in: fileSystem, at: "_mirror/tmp/urls.spill"),
-            paths: try SpillFile.create(in: fileSystem, at: "_mirror/tmp/paths.spill"),
-            documents: try SpillFile.create(in: fileSystem, at: "_mirror/tmp/documents.spill"),
+            // The frontier takes URLs in the order they were found, the rewrite workers take runs
+            // of documents in the order they were recorded; local paths are asked for in any order.
+            urls: try SpillFile.create(in: fileSystem, at: "_mirror/tmp/urls.spill", reads: .runs),
+            paths: try SpillFile.create(in: fileSystem, at: "_mirror/tmp/paths.spill", reads: .scattered),
+            documents: try SpillFile.create(in: fileSystem, at: "_mirror/tmp/documents.spill", reads: .runs),
             manifest: try ManifestRecords.create(in: fileSystem, at: "_mirror/tmp/manifest.sqlite"))
     }
 

@@ -12,7 +12,8 @@ import Darwin
 ///
 /// Appends return the record's offset and are gathered in a buffer written out every
 /// ``flushBytes`` (one `write` for hundreds of records); reads take the bytes from that buffer
-/// or from the file (`pread`), so a record can be read back at once. Records are never changed.
+/// or from the file (`pread`, or a ``SpillPageCache`` of pages already read), so a record can
+/// be read back at once. Records are never changed.
 ///
 /// A failed write (a full disk) does not lose anything already appended: the bytes stay in the
 /// buffer, every later append stays in memory too, reads still work, and ``failure`` tells the
@@ -35,15 +36,33 @@ public final class SpillFile: @unchecked Sendable {
     private var pending: [UInt8] = []
     private var pendingStart: Int64 = 0
     private var failed: StoreError?
+    /// Pages already in the file, for reads without a system call; nil: every read is a `pread`.
+    private var cache: SpillPageCache?
 
-    private init(descriptor: Int32, shownAs: String, absolutePath: String?) {
+    private init(descriptor: Int32, shownAs: String, absolutePath: String?, cache: SpillPageCache.Configuration? = nil) {
         self.descriptor = descriptor
         self.shownAs = shownAs
         self.absolutePath = absolutePath
+        self.cache = cache.map(SpillPageCache.init)
     }
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// How a spill file's records will be read back, for its page cache (``SpillPageCache``).
+    public enum ReadPattern: Sendable {
+        /// Mostly in runs of neighbouring records: a few large pages.
+        case runs
+        /// In any order: many small pages, which hold a whole file of up to 1 MiB.
+        case scattered
+
+        var cache: SpillPageCache.Configuration {
+            switch self {
+            case .runs: SpillPageCache.Configuration(pageSize: 64 * 1024, slots: 4)
+            case .scattered: SpillPageCache.Configuration(pageSize: 4 * 1024, slots: 256)
+            }
+        }
     }
 
     /// Creates the file (mode 0600, never through a symbolic link), replacing a leftover one.
@@ -51,13 +70,15 @@ public final class SpillFile: @unchecked Sendable {
     /// - Parameters:
     ///   - fileSystem: the staging snapshot.
     ///   - relativePath: where, below its root (the crawler uses `_mirror/tmp/…`).
+    ///   - reads: how records will be read back, for a page cache (at most 1 MiB); nil for none.
     /// - Throws: ``StoreError`` from `open`.
-    public static func create(in fileSystem: SecureFileSystem, at relativePath: String) throws(StoreError) -> SpillFile {
+    public static func create(in fileSystem: SecureFileSystem, at relativePath: String,
+                              reads: ReadPattern? = nil) throws(StoreError) -> SpillFile {
         let path = fileSystem.absolutePath(relativePath)
         unlink(path)
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StoreError.from(errno: errno, operation: "open", path: relativePath) }
-        return SpillFile(descriptor: descriptor, shownAs: relativePath, absolutePath: path)
+        return SpillFile(descriptor: descriptor, shownAs: relativePath, absolutePath: path, cache: reads?.cache)
     }
 
     /// A spill that keeps every record in memory.
@@ -139,8 +160,26 @@ public final class SpillFile: @unchecked Sendable {
             }
             return pending.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
         }
-        lock.unlock()
         // Below `pendingStart` the file never changes: no lock needed for the read itself.
+        if let cache, let number = cache.page(holding: offset, count: count, flushedSize: pendingStart) {
+            let pageStart = cache.start(of: number)
+            let start = Int(offset - pageStart)
+            if let bytes = cache.bytes(of: number) {
+                lock.unlock()
+                return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
+            }
+            lock.unlock()
+            let pageSize = cache.configuration.pageSize
+            if case .success(let bytes) = PositionalIO.read(from: descriptor, at: pageStart, count: pageSize), bytes.count == pageSize {
+                lock.lock()
+                self.cache?.keep(number, bytes: bytes)
+                lock.unlock()
+                return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
+            }
+            // A failed page read: the record alone is read, and its error reported.
+        } else {
+            lock.unlock()
+        }
         switch PositionalIO.read(from: descriptor, at: offset, count: count) {
         case .success(let bytes) where bytes.count == count:
             return bytes.withUnsafeBytes { body($0) }
