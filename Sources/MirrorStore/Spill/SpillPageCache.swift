@@ -5,7 +5,7 @@
 /// at a time, each with its own `pread`: 15,800 of them in a mirror of CMake's documentation.
 /// Most reads come in runs of neighbours (the frontier takes URLs in the order they were
 /// found; the rewrite workers take runs of consecutive documents) or from a file small enough
-/// to fit in the slots (the local paths of a site of tens of thousands of URLs), so one read of
+/// to fit in the slots (the local paths of a site of up to about 25,000 URLs), so one read of
 /// a page serves many records. Only pages wholly written to the file are cached: they never
 /// change. Memory is at most `pageSize × slots`, whatever the site's size. Not thread-safe: the
 /// spill file holds it under its lock.
