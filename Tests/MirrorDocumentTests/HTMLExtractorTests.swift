@@ -51,7 +51,7 @@ func raw(_ extraction: HTMLExtraction, _ reference: Reference) -> String {
         Case(html: #"<body background="bg.gif"></body>"#, kind: .background, element: "body", attribute: "background", value: "bg.gif", raw: "bg.gif", requisite: true),
         Case(html: #"<table background=t.gif><tr><td background='td.gif'>x</td></tr></table>"#, kind: .background, element: "td", attribute: "background", value: "td.gif", raw: "td.gif", requisite: true),
         Case(html: #"<table><tr><th background="th.gif">x</th></tr></table>"#, kind: .background, element: "th", attribute: "background", value: "th.gif", raw: "th.gif", requisite: true),
-        Case(html: ##"<svg><use href="#icon"/></svg>"##, kind: .svgUse, element: "use", attribute: "href", value: "#icon", raw: "#icon", requisite: true),
+        Case(html: ##"<svg><use href="sprite.svg#icon"/></svg>"##, kind: .svgUse, element: "use", attribute: "href", value: "sprite.svg#icon", raw: "sprite.svg#icon", requisite: true),
         Case(html: #"<svg viewBox="0 0 1 1"><use xlink:href="sprite.svg#i"></use></svg>"#, kind: .svgUse, element: "use", attribute: "xlink:href", value: "sprite.svg#i", raw: "sprite.svg#i", requisite: true),
         Case(html: #"<svg><image href="pic.png" width="1"/></svg>"#, kind: .svgImage, element: "image", attribute: "href", value: "pic.png", raw: "pic.png", requisite: true),
         Case(html: #"<svg><image xlink:href='pic2.png'/></svg>"#, kind: .svgImage, element: "image", attribute: "xlink:href", value: "pic2.png", raw: "pic2.png", requisite: true),
@@ -86,6 +86,9 @@ func raw(_ extraction: HTMLExtraction, _ reference: Reference) -> String {
         "<img src>",
         "<img src=''>",
         "<a name=anchor>no href</a>",
+        // Fragment-only values point into the document itself, and no rewrite changes them.
+        ##"<a href="#top">top</a><a href='#s'>s</a><a href=#u>u</a>"##,
+        ##"<svg><use href="#icon"/><a xlink:href=" #x">x</a></svg><img src="#i">"##,
     ])
     func ignoresNonReferences(_ html: String) throws {
         let (_, refs) = try extractOne(html)
@@ -94,6 +97,16 @@ func raw(_ extraction: HTMLExtraction, _ reference: Reference) -> String {
 }
 
 extension HTMLExtractorTests {
+    /// A fragment-only value is left out, but not a `<base href>` (it decides how the others
+    /// resolve), nor the other links of the same tag, nor a value that only decodes to `#`.
+    @Test func fragmentOnlyValuesAreNotReported() throws {
+        let html = ##"<base href="#b"><a href="#x" style="background:url(bg.png)">s</a>"##
+            + ##"<a href="#x" xlink:href="page.html">p</a><a href="&#35;e">e</a><a href="p.html#frag">f</a>"##
+        let (_, refs) = try extractOne(html)
+        #expect(refs.map(\.value) == ["#b", "bg.png", "page.html", "#e", "p.html#frag"])
+        #expect(refs.map(\.kind) == [.base, .cssURL, .link, .link, .link])
+    }
+
     @Test func rawTextElementsHideMarkupButNotWhatFollows() throws {
         let (_, refs) = try extractOne("<title><img src=t.png></title><textarea><a href=x></textarea><img src=after.png>")
         #expect(refs.map(\.value) == ["after.png"])

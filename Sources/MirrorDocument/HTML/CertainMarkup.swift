@@ -202,6 +202,9 @@ struct CertainMarkup {
         let nameRange = (i + 1)..<j
         guard nameRange.count < 100 else { return nil }  // libxml2 cuts names at 100 bytes
         var hasStyle = false
+        // Whether an `href` or `xlink:href` may point outside the document (any value but one
+        // that starts with `#`).
+        var linksOut = false
         j = skipBlanks(j)
         let tagEnd: Int
         let selfClosing: Bool
@@ -214,7 +217,10 @@ struct CertainMarkup {
             let nameStart = j
             while j < n, Self.isNameByte(bytes[j]) { j += 1 }
             guard j - nameStart < 100 else { return nil }
-            if j - nameStart == 5, equalsLowercased(nameStart, "style") { hasStyle = true }
+            let nameLength = j - nameStart
+            if nameLength == 5, equalsLowercased(nameStart, "style") { hasStyle = true }
+            let isHref = (nameLength == 4 && equalsLowercased(nameStart, "href"))
+                || (nameLength == 10 && equalsLowercased(nameStart, "xlink:href"))
             j = skipBlanks(j)
             if j < n, bytes[j] == 0x3D {
                 j = skipBlanks(j + 1)
@@ -222,16 +228,21 @@ struct CertainMarkup {
                 let quote = bytes[j]
                 if quote == 0x22 || quote == 0x27 {
                     guard let close = find(quote, from: j + 1) else { return nil }
+                    if isHref, close == j + 1 || bytes[j + 1] != 0x23 { linksOut = true }
                     values.append((j + 1)..<close)
                     j = close + 1
                 } else {
+                    if isHref, bytes[j] != 0x23 { linksOut = true }
                     while j < n, !Self.isBlank(bytes[j]), bytes[j] != 0x3E { j += 1 }
                 }
+            } else if isHref {
+                linksOut = true
             }
             j = skipBlanks(j)
         }
         let name = ElementName(lowercasing: bytes.baseAddress! + nameRange.lowerBound, count: nameRange.count)
-        let needed = hasStyle || (name.map(HTMLReferenceCollector.needsTag(named:)) ?? false)
+        let isLink = nameRange.count == 1 && bytes[nameRange.lowerBound] | 0x20 == 0x61
+        let needed = hasStyle || (isLink ? linksOut : (name.map(HTMLReferenceCollector.needsTag(named:)) ?? false))
         let isBody = nameRange.count == 4 && equalsLowercased(nameRange.lowerBound, "body")
         let isDocumentElement = isBody
             || (nameRange.count == 4 && (equalsLowercased(nameRange.lowerBound, "html") || equalsLowercased(nameRange.lowerBound, "head")))

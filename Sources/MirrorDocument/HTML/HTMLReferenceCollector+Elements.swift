@@ -12,7 +12,10 @@ extension HTMLReferenceCollector {
         func url(_ attributeName: String, _ kind: Reference.Kind, requisite: Bool) {
             guard let a = tag.attribute(attributeName) else { return }
             let span = trimmed(a.valueSpan)
-            guard !span.isEmpty else { return }
+            // A fragment-only value (`#top`) points into the document itself: every rewrite
+            // leaves it as it is, so it is not reported (``CertainMarkup`` leaves `<a>` tags
+            // with no other link out of libxml2's copy for the same reason).
+            guard !span.isEmpty, kind == .base || original[span.lowerBound] != 0x23 else { return }
             append(Reference(
                 kind: kind, element: tag.name, attribute: attributeName, value: decoded(span), span: span,
                 isRequisite: requisite, syntax: .htmlAttribute(quote: a.quote), attributeSpan: a.fullSpan,
