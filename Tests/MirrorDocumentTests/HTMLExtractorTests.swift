@@ -161,6 +161,31 @@ extension HTMLExtractorTests {
         }
         #expect(Array("ABCDEFGHIJKLMNOPQ".utf8).withUnsafeBufferPointer { ElementName(lowercasing: $0.baseAddress!, count: $0.count) } == nil)
     }
+
+    /// Every name of the table is found with its number, whatever slot it landed in, and no
+    /// other name is: 3,000 others, many of which start their search in an occupied slot.
+    @Test func theTableFindsItsNamesAndNoOther() throws {
+        let known = ["a", "area", "link", "img", "source", "video", "audio", "track", "script", "iframe", "frame", "embed",
+                     "object", "input", "body", "table", "td", "th", "meta", "base", "use", "image", "style", "form",
+                     "feimage", "textarea", "title", "xmp", "noembed", "noframes", "abcdefghijklmnop"]
+        let table = ElementNameTable(try known.map { try #require(name($0)) })
+        for (number, text) in known.enumerated() {
+            #expect(table.number(of: try #require(name(text))) == number, "\(text)")
+        }
+        var generator = SystemRandomNumberGenerator()
+        var tried = 0
+        while tried < 3_000 {
+            let length = Int.random(in: 1...16, using: &generator)
+            let text = String((0..<length).map { _ in "abcdefghijklmnopqrstuvwxyz-".randomElement(using: &generator)! })
+            guard !known.contains(text) else { continue }
+            #expect(table.number(of: try #require(name(text))) == nil, "\(text)")
+            tried += 1
+        }
+        // Names one byte away from a known one, in either word.
+        for text in ["b", "ab", "imh", "scripu", "abcdefghijklmnoq", "bbcdefghijklmnop", "tabl", "tablee"] {
+            #expect(table.number(of: try #require(name(text))) == nil, "\(text)")
+        }
+    }
 }
 
 /// The copy libxml2 parses: every byte maps as the table says, whether it sits in a word the

@@ -9,6 +9,23 @@ struct ElementName: Hashable {
     private let low: UInt64
     private let high: UInt64
 
+    /// No name: the two words of an empty string, which no element has (an empty slot of
+    /// ``ElementNameTable``).
+    static let empty = ElementName(low: 0, high: 0)
+
+    private init(low: UInt64, high: UInt64) {
+        self.low = low
+        self.high = high
+    }
+
+    /// The slot of ``ElementNameTable`` (of `capacity` slots, a power of two) where a search
+    /// for this name starts: the top bits of one multiplicative mix of both words.
+    @inline(__always)
+    func slot(capacity: Int) -> Int {
+        let mixed = (low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed >> 40) & (capacity - 1)
+    }
+
     /// The name ending at the first NUL of `text`, or nil when it is longer than ``capacity``.
     /// Reads no byte past that NUL.
     init?(_ text: UnsafePointer<CChar>) {

@@ -48,7 +48,7 @@ final class HTMLReferenceCollector {
         }
         // libxml2's attribute names are compared in place (no array of strings per tag).
         if element.isRawText, let tag = locate(name: name, attributes: attributes, end: end) {
-            rawTextEnd = closingTag(element.name, after: tag.end)
+            rawTextEnd = closingTag(Self.knownNames[element.number], after: tag.end)
             emit(tag)
             return
         }
@@ -59,40 +59,44 @@ final class HTMLReferenceCollector {
 
     /// What one element name means to the collector.
     private struct ElementClass {
-        /// The name, for the raw-text elements (their closing tag is searched for); empty for
-        /// elements the collector knows nothing about.
-        let name: String
         let isRawText: Bool
         let isStyle: Bool
         let isOfInterest: Bool
+        /// For a raw-text element: its number in ``knownNames`` (its closing tag is searched
+        /// for by name).
+        let number: Int
 
-        static let uninteresting = ElementClass(name: "", isRawText: false, isStyle: false, isOfInterest: false)
+        static let uninteresting = ElementClass(isRawText: false, isStyle: false, isOfInterest: false, number: -1)
     }
 
-    /// The classes of the element names in ``rawTextElements`` and ``elementsOfInterest``, by
-    /// name; every other name is ``ElementClass/uninteresting``. Built once per process.
-    private static let knownClasses: [ElementName: ElementClass] = {
-        var classes: [ElementName: ElementClass] = [:]
-        for name in rawTextElements.union(elementsOfInterest) {
-            guard let key = name.utf8CString.withUnsafeBufferPointer({ ElementName($0.baseAddress!) }) else { continue }
-            classes[key] = ElementClass(name: name, isRawText: rawTextElements.contains(name), isStyle: name == "style",
-                                        isOfInterest: elementsOfInterest.contains(name))
-        }
-        return classes
-    }()
+    /// The element names in ``rawTextElements`` and ``elementsOfInterest``, in a fixed order;
+    /// every other name is ``ElementClass/uninteresting``.
+    private static let knownNames: [String] = rawTextElements.union(elementsOfInterest).sorted()
+
+    /// ``knownNames`` by their two-word copies, numbered as in that list. Built once per process.
+    private static let knownTable = ElementNameTable(knownNames.map { name in
+        name.utf8CString.withUnsafeBufferPointer { ElementName($0.baseAddress!)! }
+    })
+
+    /// The classes of ``knownNames``, by number.
+    private static let knownClasses: [ElementClass] = knownNames.enumerated().map { number, name in
+        ElementClass(isRawText: rawTextElements.contains(name), isStyle: name == "style",
+                     isOfInterest: elementsOfInterest.contains(name), number: number)
+    }
 
     /// The class of libxml2's (lowercased) element name: a lookup of its two-word copy
     /// (``ElementName``), with no heap copy and no per-document table (a large page has tens
     /// of thousands of tags). A name longer than ``ElementName/capacity`` is none of ours.
     private func classify(_ name: UnsafePointer<xmlChar>) -> ElementClass {
-        guard let key = ElementName(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)) else { return .uninteresting }
-        return Self.knownClasses[key] ?? .uninteresting
+        guard let key = ElementName(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)),
+              let number = Self.knownTable.number(of: key) else { return .uninteresting }
+        return Self.knownClasses[number]
     }
 
     /// Whether a start tag named `name` may give the collector something although it has no
     /// `style` attribute: an element of interest or a raw-text element. ``CertainMarkup``
     /// keeps such tags for libxml2 and lets it skip the rest.
-    static func needsTag(named name: ElementName) -> Bool { knownClasses[name] != nil }
+    static func needsTag(named name: ElementName) -> Bool { knownTable.number(of: name) != nil }
 
     /// Whether libxml2's attribute list (name, value, name, value, …, NULL) has a `style`.
     private static func hasStyleAttribute(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) -> Bool {
