@@ -196,7 +196,7 @@ struct CertainMarkup {
     /// `<script>` or `<style>`; nil when any part of it is not well formed.
     private func startTag(at i: Int, values: inout [Range<Int>]) -> Construct? {
         let n = bytes.count
-        values.removeAll(keepingCapacity: true)
+        if !values.isEmpty { values.removeAll(keepingCapacity: true) }  // (most tags have no value)
         var j = i + 1
         while j < n, Self.isNameByte(bytes[j]) { j += 1 }
         let nameRange = (i + 1)..<j
