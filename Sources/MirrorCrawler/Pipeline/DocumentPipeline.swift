@@ -177,9 +177,14 @@ enum DocumentPipeline {
 
     /// Whether two documents are byte for byte the same (one `memcmp`; `==` on arrays of bytes
     /// compares element by element, which showed in profiles of documents whose links all stay).
+    /// A rewrite without edits hands back the original array itself, which is not compared.
     private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                x.count == 0 || x.baseAddress == y.baseAddress || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
+            }
+        }
     }
 
     /// The rewritten bytes of a document without a ``DeferredRewrite``: it is parsed again.

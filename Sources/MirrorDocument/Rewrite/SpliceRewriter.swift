@@ -45,6 +45,9 @@ public enum SpliceRewriter {
             previous = edit
             growth += replacement(index).count - edit.count
         }
+        // No edit: the same array, not a copy (most documents of a site whose links are
+        // already relative keep every byte).
+        if count == 0 { return bytes }
         var out: [UInt8] = []
         out.reserveCapacity(max(0, bytes.count + growth))
         var cursor = 0
