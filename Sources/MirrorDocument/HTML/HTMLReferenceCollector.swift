@@ -62,8 +62,8 @@ final class HTMLReferenceCollector {
         let isRawText: Bool
         let isStyle: Bool
         let isOfInterest: Bool
-        /// For a raw-text element: its number in ``knownNames`` (its closing tag is searched
-        /// for by name).
+        /// The name's number in ``knownNames`` (a raw-text element's closing tag is searched
+        /// for by name); -1 for names the collector knows nothing about.
         let number: Int
 
         static let uninteresting = ElementClass(isRawText: false, isStyle: false, isOfInterest: false, number: -1)
