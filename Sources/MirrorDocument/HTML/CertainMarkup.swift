@@ -60,7 +60,9 @@ struct CertainMarkup {
         /// Just after the whole construct (the closing tag's `>` for raw text).
         let end: Int
         /// Whether the collector may need libxml2 to report it: an element the collector
-        /// knows (``HTMLReferenceCollector/needsTag(named:)``) or one with a `style` attribute.
+        /// knows (``HTMLReferenceCollector/needsTag(named:)``) or one with a `style` attribute,
+        /// but not an `<a>` whose every `href` and `xlink:href` starts with `#` (the collector
+        /// reports no fragment-only value).
         let needed: Bool
         /// `html`, `head` or `body`, whose reporting depends on libxml2's stack.
         let isDocumentElement: Bool
@@ -240,9 +242,10 @@ struct CertainMarkup {
             }
             j = skipBlanks(j)
         }
-        let name = ElementName(lowercasing: bytes.baseAddress! + nameRange.lowerBound, count: nameRange.count)
         let isLink = nameRange.count == 1 && bytes[nameRange.lowerBound] | 0x20 == 0x61
-        let needed = hasStyle || (isLink ? linksOut : (name.map(HTMLReferenceCollector.needsTag(named:)) ?? false))
+        let needed = hasStyle || (isLink ? linksOut
+            : ElementName(lowercasing: bytes.baseAddress! + nameRange.lowerBound, count: nameRange.count)
+                .map(HTMLReferenceCollector.needsTag(named:)) ?? false)
         let isBody = nameRange.count == 4 && equalsLowercased(nameRange.lowerBound, "body")
         let isDocumentElement = isBody
             || (nameRange.count == 4 && (equalsLowercased(nameRange.lowerBound, "html") || equalsLowercased(nameRange.lowerBound, "head")))
