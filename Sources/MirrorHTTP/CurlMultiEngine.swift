@@ -47,6 +47,9 @@ final class CurlMultiEngine: @unchecked Sendable {
     /// Polls that waited their whole timeout while transfers were in flight (see
     /// ``stalledPolls``). Guarded by `lock`.
     private var stalledPollCount = 0
+    /// The window's limit as last published by the engine thread (``transferWindow``).
+    /// Guarded by `lock`.
+    private var publishedWindow = Int.max
     /// Easy handles of finished transfers, reset for the next ones (``takeHandle(_:)``). Making
     /// and freeing a handle per request (its state, buffers and default options) was a tenth
     /// of the engine thread's time in an unchanged refresh, most of it in malloc. Reset handles
@@ -86,6 +89,16 @@ final class CurlMultiEngine: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return stalledPollCount
+    }
+
+    /// How many transfers the engine keeps in flight now (``TransferWindow/limit``); `Int.max`
+    /// until a transfer has ended. Callers that start transfers (the crawl's workers) hold no
+    /// more than this in the engine's queue, so that a transfer that could not leave yet costs
+    /// no task, handle or buffer.
+    var transferWindow: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return publishedWindow
     }
 
     /// How many reset easy handles wait for a transfer (``idleHandles``).
@@ -432,7 +445,13 @@ final class CurlMultiEngine: @unchecked Sendable {
                 }
                 active.removeValue(forKey: transfer.id)
                 let now = DispatchTime.now().uptimeNanoseconds
+                let before = window.limit
                 window.completed(at: now, duration: transfer.duration(at: now), waiting: waitingHead < waiting.count)
+                if window.limit != before {
+                    lock.lock()
+                    publishedWindow = window.limit
+                    lock.unlock()
+                }
                 var version = 0
                 _ = CMirrorShims_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
                 connectionPolicy.observe(httpVersion: version)

@@ -117,6 +117,22 @@ public final class HTTPClient: Sendable {
         return engines.reduce(0) { $0 + $1.stalledPolls }
     }
 
+    /// How many transfers the client's engines keep in flight now, together
+    /// (``CurlMultiEngine/transferWindow``): `Int.max` before any engine has seen a transfer
+    /// end. The crawl holds its workers to this plus a margin.
+    public var transferWindow: Int {
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        if state.engines.isEmpty { return .max }
+        var total = 0
+        for engine in state.engines.values {
+            let (sum, overflow) = total.addingReportingOverflow(engine.transferWindow)
+            if overflow { return .max }
+            total = sum
+        }
+        return total
+    }
+
     /// Reset easy handles kept for the next transfers, over all engines
     /// (``CurlMultiEngine/idleHandleCount``).
     var idleHandleCount: Int {

@@ -198,6 +198,20 @@ import MirrorStore
         #expect(second.bodyBytes == 0)
     }
 
+    /// The client's transfer window, which the crawl holds its workers to: no limit before a
+    /// transfer has ended, then the engine's measured window (its floor on loopback).
+    @Test func transferWindowIsUnboundedUntilATransferEndsThenMeasured() async throws {
+        let s = try Setup()
+        defer { s.client.shutdown() }
+        try s.nginx.site.write("window.html", "<p>window</p>")
+        #expect(s.client.transferWindow == .max, "no engine yet")
+        let response = try await s.client.perform(HTTPRequest(url: s.nginx.url(.mtls, path: "/window.html")), profile: s.profile(try s.identity()))
+        #expect(response.status == 200)
+        let window = s.client.transferWindow
+        #expect(window < .max, "a finished transfer sizes the window")
+        #expect(window >= TransferWindow.floor)
+    }
+
     /// The engine lends each transfer a reset easy handle of a finished one: requests one
     /// after the other use a single handle, and none inherits an option of the one before
     /// (method, conditional headers, body cap, compression).

@@ -111,9 +111,20 @@ actor CrawlState {
     /// - Parameters:
     ///   - frontier: the crawl's frontier; its registry's texts should be ``CrawlSpills/urls``.
     ///   - spills: where the per-URL records go.
-    init(frontier: Frontier, spills: CrawlSpills) {
+    /// The most URLs in flight at once, read afresh at each hand-out (nil: no limit but the
+    /// number of workers). See ``Crawler/activeLimit(window:)``.
+    private let activeLimit: (@Sendable () -> Int)?
+
+    init(frontier: Frontier, spills: CrawlSpills, activeLimit: (@Sendable () -> Int)? = nil) {
         self.frontier = frontier
         self.spills = spills
+        self.activeLimit = activeLimit
+    }
+
+    /// Whether a worker may take another URL now: fewer are in flight than ``activeLimit``.
+    private var mayHandOut: Bool {
+        guard let activeLimit else { return true }
+        return frontier.inFlightCount < activeLimit()
     }
 
     func next() -> FrontierAction {
@@ -155,6 +166,12 @@ actor CrawlState {
     ///   round trip to the worker.
     func nextAction(robotsAgent: String? = nil) async -> FrontierAction {
         while true {
+            // At the limit, the worker parks before it takes a URL: its fetch would only wait
+            // in the engine's queue, holding a task's frames and a transfer.
+            if frontier.inFlightCount > 0, !mayHandOut, !frontier.isCancelled, frontier.haltedBecause == nil {
+                await withCheckedContinuation { waiters.append($0) }
+                continue
+            }
             let action = next()
             if case .fetch(let item) = action, let robotsAgent, !robotsAllow(item.url, userAgent: robotsAgent) {
                 failed(item, .init(kind: .robots, cause: "disallowed by robots.txt"))
@@ -172,7 +189,8 @@ actor CrawlState {
     func wakeWaiters() {
         guard !waiters.isEmpty else { return }
         let wakeAll = finishReason != nil || frontier.isCancelled || frontier.haltedBecause != nil || frontier.inFlightCount == 0
-        let count = wakeAll ? waiters.count : min(waiters.count, frontier.queuedCount)
+        var count = wakeAll ? waiters.count : min(waiters.count, frontier.queuedCount)
+        if !wakeAll, let activeLimit { count = min(count, max(0, activeLimit() - frontier.inFlightCount)) }
         guard count > 0 else { return }
         let parked = waiters.prefix(count)
         waiters.removeFirst(count)

@@ -30,6 +30,15 @@ extension Crawler {
         }
     }
 
+    /// URLs in flight beyond the HTTP client's window (``MirrorHTTP/HTTPClient/transferWindow``):
+    /// those being parsed and recorded while the window's transfers run.
+    static let activeMargin = 16
+
+    /// The most URLs in flight for a client window of `window` transfers.
+    static func activeLimit(window: Int) -> Int {
+        window > Int.max - activeMargin ? .max : window + activeMargin
+    }
+
     /// What the fetch phase leaves: the crawl's state, render mode's summary, and the warnings
     /// of its first steps.
     struct Fetched: Sendable {
@@ -48,7 +57,8 @@ extension Crawler {
         frontier.seed(job.startURLs)
         // What the last run left stale is revalidated before anything else.
         if let previous = run.previous { frontier.seedFirst(previous.staleItems(in: scope)) }
-        let state = CrawlState(frontier: frontier, spills: run.spills)
+        let client = self.client
+        let state = CrawlState(frontier: frontier, spills: run.spills, activeLimit: { Self.activeLimit(window: client.transferWindow) })
         // The browser first: without it, render mode fetches nothing at all.
         do {
             try await startRendering(state: state, staging: run.staging, originals: run.originals, previous: run.previous)
