@@ -149,6 +149,62 @@ struct CrawlWorkerLimitTests {
         #expect(await state.finishReason == .cancelled)
     }
 
+    @Test("with every worker busy, queued URLs ask for more workers: no more than the limit allows and the most")
+    func busyWorkersAskForMore() async throws {
+        let state = try CrawlWorkerTests.stateWithQueuedPages(Self.pages, activeLimit: { 5 })
+        let asked = Asked()
+        await state.enableSpawning(workers: 1, most: 8) { count in Task { await asked.add(count) } }
+        // The one worker takes a URL and finishes it: 39 queued, none in flight, none parked.
+        guard case .fetch(let item) = await state.nextAction(robotsAgent: nil) else { Issue.record("no URL handed out"); return }
+        await state.completeAlias(item)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(await asked.counts == [5], "five in flight at most: five workers asked for")
+        // Nothing more until one of them is parked or done: the next event asks for the rest, up to 8.
+        guard case .fetch(let second) = await state.nextAction(robotsAgent: nil) else { Issue.record("no URL handed out"); return }
+        await state.completeAlias(second)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(await asked.counts == [5, 2], "the most is 8 workers: 6 started, 2 more")
+        guard case .fetch(let third) = await state.nextAction(robotsAgent: nil) else { Issue.record("no URL handed out"); return }
+        await state.completeAlias(third)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(await asked.counts == [5, 2], "no more than the most")
+    }
+
+    @Test("workers started on demand fetch everything, within the limit, and the crawl ends")
+    func spawnedWorkersFinishTheCrawl() async throws {
+        let state = try CrawlWorkerTests.stateWithQueuedPages(Self.pages, activeLimit: { 6 })
+        let gauge = Gauge()
+        let (events, sink) = AsyncStream<Int>.makeStream()
+        await state.enableSpawning(workers: 1, most: 32) { sink.yield($0) }
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            func start(_ count: Int) {
+                running += count
+                for _ in 0..<count {
+                    group.addTask {
+                        await state.runWorker(robotsAgent: nil) { item in
+                            await gauge.enter()
+                            try? await Task.sleep(for: .milliseconds(2))
+                            await gauge.leave()
+                            await state.completeAlias(item)
+                            return nil
+                        }
+                        sink.yield(-1)
+                    }
+                }
+            }
+            start(1)
+            for await event in events {
+                if event < 0 { running -= 1 } else { start(event) }
+                if running == 0 { break }
+            }
+        }
+        #expect(await gauge.total == 40)
+        #expect(await gauge.peak <= 6)
+        #expect(await gauge.peak > 1, "one worker asked for others")
+        #expect(await state.finishReason == .exhausted)
+    }
+
     @Test("the crawler's limit is the client's window plus a margin, and no limit before the window is known")
     func limitFollowsTheWindow() {
         #expect(Crawler.activeLimit(window: 16) == 16 + Crawler.activeMargin)
@@ -168,6 +224,12 @@ private actor Gauge {
         peak = max(peak, current)
     }
     func leave() { current -= 1 }
+}
+
+/// The worker counts a crawl state asked for, in order.
+private actor Asked {
+    private(set) var counts: [Int] = []
+    func add(_ count: Int) { counts.append(count) }
 }
 
 /// A limit the test changes while workers read it.

@@ -185,17 +185,48 @@ actor CrawlState {
     /// Resumes parked workers: as many as there are queued URLs for them, or all of them
     /// when the crawl may be over (nothing in flight, cancelled, finished) so that each sees
     /// the end. Waking every worker on every completion would make 64 workers spin through
-    /// the actor for each URL.
+    /// the actor for each URL. With every worker busy, asks for more (``enableSpawning(workers:most:spawn:)``).
     func wakeWaiters() {
-        guard !waiters.isEmpty else { return }
-        let wakeAll = finishReason != nil || frontier.isCancelled || frontier.haltedBecause != nil || frontier.inFlightCount == 0
-        var count = wakeAll ? waiters.count : min(waiters.count, frontier.queuedCount)
-        if !wakeAll, let activeLimit { count = min(count, max(0, activeLimit() - frontier.inFlightCount)) }
-        guard count > 0 else { return }
-        let parked = waiters.prefix(count)
-        waiters.removeFirst(count)
-        for waiter in parked { waiter.resume() }
+        let ending = finishReason != nil || frontier.isCancelled || frontier.haltedBecause != nil
+        let room = activeLimit.map { max(0, $0() - frontier.inFlightCount) } ?? .max
+        var woken = 0
+        if !waiters.isEmpty {
+            let wakeAll = ending || frontier.inFlightCount == 0
+            var count = wakeAll ? waiters.count : min(waiters.count, frontier.queuedCount)
+            if !wakeAll { count = min(count, room) }
+            if count > 0 {
+                let parked = waiters.prefix(count)
+                waiters.removeFirst(count)
+                for waiter in parked { waiter.resume() }
+                woken = count
+            }
+        }
+        // More workers only when none is parked: a parked one waits for the limit or for work.
+        guard let spawn, waiters.isEmpty, !ending, workerCount < mostWorkers else { return }
+        let wanted = min(frontier.queuedCount - woken, room - woken, mostWorkers - workerCount)
+        guard wanted > 0 else { return }
+        workerCount += wanted
+        spawn(wanted)
     }
+
+    /// Asks for workers as the crawl needs them (``wakeWaiters()``): a URL is queued, no worker
+    /// is parked, and ``activeLimit`` allows another one in flight. A crawl started all 256
+    /// workers at once before, though a near origin keeps 32 busy: the tasks, each parking
+    /// at once, cost a millisecond at the start of every run.
+    /// - Parameters:
+    ///   - workers: how many the caller started.
+    ///   - most: the most there may be (`--jobs`).
+    ///   - spawn: starts that many more (called on the actor: it must only hand the request on).
+    func enableSpawning(workers: Int, most: Int, spawn: @escaping @Sendable (Int) -> Void) {
+        workerCount = workers
+        mostWorkers = most
+        self.spawn = spawn
+    }
+
+    /// Workers started and the most there may be (``enableSpawning(workers:most:spawn:)``).
+    private var workerCount = 0
+    private var mostWorkers = 0
+    private var spawn: (@Sendable (Int) -> Void)?
 
     var failureCount: Int { failures.count }
 

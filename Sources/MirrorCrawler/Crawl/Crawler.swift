@@ -115,27 +115,35 @@ public final class Crawler: Sendable {
         state: CrawlState, staging: StagingSnapshot, originals: OriginalsPack, previous: PreviousSnapshot?, started: Date
     ) async {
         let workers = max(1, job.jobs)
+        let first = min(workers, Self.firstWorkers)
         let robotsAgent = job.respectRobots ? job.userAgent : nil
         let deadline = job.limits.runTime.map { started.addingTimeInterval($0) }
         let grace = job.limits.stopGrace
         let control = self.control
-        /// true: a worker finished; false: the watcher's grace ran out.
-        await withTaskGroup(of: Bool.self) { group in
-            for worker in 0..<workers {
-                group.addTask {
-                    var sequence = 0
-                    await state.runWorker(robotsAgent: robotsAgent) { item in
-                        sequence += 1
-                        let next = await self.process(item, download: (worker, sequence), state: state, staging: staging,
-                                                      originals: originals, previous: previous, robotsAgent: robotsAgent)
-                        if let progress = self.progress, progress.due() {
-                            progress.update(await state.stats, failed: await state.failureCount)
+        let (events, sink) = AsyncStream<WorkerEvent>.makeStream()
+        await state.enableSpawning(workers: first, most: workers) { sink.yield(.spawn($0)) }
+        await withTaskGroup(of: Void.self) { group in
+            var started = 0
+            func startWorkers(_ count: Int) {
+                for _ in 0..<count {
+                    let worker = started
+                    started += 1
+                    group.addTask {
+                        var sequence = 0
+                        await state.runWorker(robotsAgent: robotsAgent) { item in
+                            sequence += 1
+                            let next = await self.process(item, download: (worker, sequence), state: state, staging: staging,
+                                                          originals: originals, previous: previous, robotsAgent: robotsAgent)
+                            if let progress = self.progress, progress.due() {
+                                progress.update(await state.stats, failed: await state.failureCount)
+                            }
+                            return next
                         }
-                        return next
+                        sink.yield(.finished)
                     }
-                    return true
                 }
             }
+            startWorkers(first)
             if deadline != nil || control != nil {
                 group.addTask {
                     while !Task.isCancelled {
@@ -143,24 +151,44 @@ public final class Crawler: Sendable {
                         if let reason {
                             await state.halt(reason)
                             try? await Task.sleep(nanoseconds: UInt64(grace * 1_000_000_000))
-                            return false
+                            sink.yield(.graceOver)
+                            return
                         }
                         try? await Task.sleep(nanoseconds: 50_000_000)
                     }
-                    return false
                 }
             }
-            var running = workers
-            while let finished = await group.next() {
-                if finished {
+            var running = first
+            for await event in events {
+                switch event {
+                case .spawn(let count):
+                    startWorkers(count)
+                    running += count
+                case .finished:
                     running -= 1
-                    if running == 0 { group.cancelAll() }  // the watcher, if any
-                } else if running > 0 {
+                case .graceOver:
                     group.cancelAll()  // the grace ran out: cancel what is still in flight
                 }
+                if running == 0 { break }
             }
+            sink.finish()
+            group.cancelAll()  // the watcher, if any
         }
     }
+
+    /// What the crawl's task group hears from its workers and its watcher.
+    enum WorkerEvent: Sendable {
+        /// The crawl state asks for this many more workers.
+        case spawn(Int)
+        /// A worker's loop ended.
+        case finished
+        /// The watcher's grace period after a halt ran out.
+        case graceOver
+    }
+
+    /// Workers started with the crawl; the crawl state asks for the others as URLs queue up
+    /// (``CrawlState/enableSpawning(workers:most:spawn:)``).
+    static let firstWorkers = 8
 
     /// Fetches robots.txt of every start origin, conditionally when the previous snapshot
     /// kept it (``StoredRobots``): a `304` reuses the stored body. The files are kept in the new
