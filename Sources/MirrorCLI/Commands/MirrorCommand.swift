@@ -110,6 +110,9 @@ struct MirrorCommand {
         try Self.validateSiteName(job.name)
         try applyCrawlOptions(to: &job)
 
+        // The trust policy first: its files load on another thread while the identity is read.
+        let trust = ServerTrustManager(fallback: try tls.evaluator())
+        TLSWarmUp.start(trust: trust, hosts: Array(Set(starts.map(\.host))))
         let identity = try tls.loadIdentity(logger: logger)
         let expiry = identity?.expiryWarning()
         if let expiry { logger.warning(expiry) }
@@ -119,7 +122,7 @@ struct MirrorCommand {
         let origins = Set(starts.map { "\($0.host):\($0.effectivePort)" })
         let security = SecurityPolicy(
             identity: identity, identityScope: HostScope(Array(origins) + tls.identityHosts),
-            trust: ServerTrustManager(fallback: try tls.evaluator()))
+            trust: trust)
         let client = HTTPClient(configuration: try .proxied(arguments, maxConnectionsPerHost: job.limits.perHostConnections,
                                                              maxTotalConnections: max(job.jobs, job.limits.perHostConnections),
                                                              politeness: job.politeness))

@@ -62,6 +62,9 @@ extension SiteConfig {
     func makeSecurity(logger: Logger) throws -> (SecurityPolicy, warnings: [String]) {
         var identity: ClientIdentity?
         var warnings: [String] = []
+        // The trust table first: its files load on another thread while the identity is read.
+        let manager = try trust.makeManager()
+        TLSWarmUp.start(trust: manager, hosts: Array(Set(start.map(\.host))))
         if let config = self.identity {
             let loaded: ClientIdentity
             if TokenIdentityLoader.isToken(certificate: config.certificate, key: config.key) {
@@ -77,7 +80,7 @@ extension SiteConfig {
             }
             identity = loaded
         }
-        return (SecurityPolicy(identity: identity, identityScope: HostScope(identityHosts), trust: try trust.makeManager()), warnings)
+        return (SecurityPolicy(identity: identity, identityScope: HostScope(identityHosts), trust: manager), warnings)
     }
 
     static func rule(_ pattern: ScopeConfig.Pattern) -> PathRule {

@@ -153,13 +153,13 @@ struct TLSOptions {
             throw UsageError("\"\(url)\" is not an absolute URL", hint: "use https://host/path")
         }
         let port = components.port ?? (components.scheme?.lowercased() == "http" ? 80 : 443)
+        let trust = ServerTrustManager(fallback: try evaluator())
+        TLSWarmUp.start(trust: trust, hosts: [host])
         let identity = try loadIdentity(logger: logger)
         if let identity, let warning = identity.expiryWarning() { logger.warning(warning) }
         if insecure {
             logger.warning("SERVER VERIFICATION IS DISABLED (--insecure): any server can impersonate \(host) and receive your client certificate")
         }
-        let evaluator = try evaluator()
-        let trust = ServerTrustManager(fallback: evaluator)
         let scope = HostScope(["\(host):\(port)"] + identityHosts)
         return SecurityPolicy(identity: identity, identityScope: scope, trust: trust)
     }

@@ -18,6 +18,10 @@ public struct CompositeTrustEvaluator: ServerTrustEvaluating {
     ///
     /// - Throws: the failing member's ``TrustError`` (whose summary names that member), or
     ///   ``TrustError/noCertificates(policy:host:)`` when there are no members (fail closed).
+    public func prepare() {
+        for evaluator in evaluators { evaluator.prepare() }
+    }
+
     public func evaluate(_ trust: ServerTrust) throws(TrustError) {
         guard !evaluators.isEmpty else { throw .noCertificates(policy: name, host: trust.host) }
         for evaluator in evaluators { try evaluator.evaluate(trust) }

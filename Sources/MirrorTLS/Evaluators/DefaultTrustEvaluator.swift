@@ -19,6 +19,9 @@ public struct DefaultTrustEvaluator: ServerTrustEvaluating {
         self.verifier = ChainVerifier(anchors: anchors)
     }
 
+    /// Loads the trust anchors (and CRLs) now (``ServerTrustEvaluating/prepare()``).
+    public func prepare() { verifier.prepare() }
+
     /// Accepts a chain that verifies and (unless turned off) names the host.
     ///
     /// - Throws: ``TrustError/noCertificates(policy:host:)``, ``TrustError/chainInvalid(policy:host:code:reason:depth:)``,

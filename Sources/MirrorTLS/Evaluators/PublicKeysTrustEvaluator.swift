@@ -33,6 +33,9 @@ public struct PublicKeysTrustEvaluator: ServerTrustEvaluating {
         self.verifier = ChainVerifier(anchors: anchors)
     }
 
+    /// Loads the trust anchors (and CRLs) now (``ServerTrustEvaluating/prepare()``).
+    public func prepare() { verifier.prepare() }
+
     /// Accepts the trust when a pinned key matches under the rule above.
     ///
     /// - Throws: ``TrustError/publicKeyPinMismatch(policy:host:pinned:presented:)``,

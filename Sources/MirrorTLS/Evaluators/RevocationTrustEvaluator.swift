@@ -28,6 +28,9 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
         self.verifier = ChainVerifier(anchors: anchors, crlFiles: crlFiles)
     }
 
+    /// Loads the trust anchors (and CRLs) now (``ServerTrustEvaluating/prepare()``).
+    public func prepare() { verifier.prepare() }
+
     /// Accepts a chain that verifies with CRL checks, is not revoked by a stapled OCSP response,
     /// and (unless turned off) names the host.
     ///

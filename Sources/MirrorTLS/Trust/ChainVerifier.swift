@@ -80,6 +80,19 @@ public final class ChainVerifier: @unchecked Sendable {
         return .verified(infos)
     }
 
+    /// Whether the store was loaded (or failed to load) already.
+    var isLoaded: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cached != nil
+    }
+
+    /// Loads the store now, so that the first ``verify(_:at:checkCRLs:)`` does not (a failure is
+    /// kept and thrown there).
+    func prepare() {
+        _ = try? loadStore()
+    }
+
     /// The loaded store, for OCSP response verification.
     func loadStore() throws(TrustError) -> TrustStore {
         lock.lock()

@@ -50,4 +50,14 @@ public protocol ServerTrustEvaluating: Sendable {
 
     /// A short name for messages and connection-pool keys (`default`, `revocation`, …).
     var name: String { get }
+
+    /// Does now what the first evaluation would otherwise do inside the first handshake:
+    /// loads the trust anchors and CRLs (``TLSWarmUp``). A failure is kept and thrown by that
+    /// evaluation, as it would have been.
+    func prepare()
+}
+
+extension ServerTrustEvaluating {
+    /// Nothing to load: the default for evaluators that hold everything from the start.
+    public func prepare() {}
 }

@@ -54,5 +54,10 @@ public struct ServerTrustManager: Sendable {
     }
 
     /// Whether a policy of the table (not the fallback) covers `host`.
+    /// Prepares the evaluators of `hosts` (``ServerTrustEvaluating/prepare()``).
+    public func prepare(hosts: [String]) {
+        for host in hosts { (try? evaluator(forHost: host))?.prepare() }
+    }
+
     public func names(host: String) -> Bool { table.value(forHost: host) != nil }
 }
