@@ -12,6 +12,26 @@ import Testing
                   snapshot: outcome == .failed ? nil : "20270115T080000Z-\(index)")
     }
 
+    @Test func aLineIsWhatJSONEncoderWroteAndReadsBack() throws {
+        let history = RunHistory(siteDirectory: "/nonexistent")
+        for record in [record(1), record(2, outcome: .failed)] {
+            let line = history.encode(record)
+            #expect(!line.contains(0x0A), "one line")
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .custom { date, encoder in
+                var container = encoder.singleValueContainer()
+                try container.encode(RunHistory.formatDate(date))
+            }
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let theirs = try encoder.encode(record)
+            #expect(String(decoding: line, as: UTF8.self) == String(decoding: theirs, as: UTF8.self),
+                    "the same text: keys sorted, no spaces, milliseconds")
+            let ours = try JSONSerialization.jsonObject(with: Data(line)) as? NSDictionary
+            let reference = try JSONSerialization.jsonObject(with: theirs) as? NSDictionary
+            #expect(ours != nil && ours == reference)
+        }
+    }
+
     @Test func appendsAndLoadsTheNewest() throws {
         let folder = try TemporaryDirectory()
         let history = RunHistory(siteDirectory: folder.path)

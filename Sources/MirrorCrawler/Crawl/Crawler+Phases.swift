@@ -208,10 +208,7 @@ extension Crawler {
         var phaseStart = Date()
         let encoded: [UInt8]
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
-            encoded = Array(try encoder.encode(report))
+            encoded = try report.jsonBytes()
         } catch {
             throw .store(.io(operation: "encode report", path: "_mirror/report.json", errno: 0))
         }

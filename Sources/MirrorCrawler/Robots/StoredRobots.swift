@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 import MirrorStore
 
 /// The robots.txt files a snapshot was crawled under, kept in `_mirror/robots.json` with their
@@ -31,8 +32,27 @@ struct StoredRobots: Codable, Sendable, Equatable {
     /// Writes the file into a snapshot (0600, atomically).
     /// - Throws: ``MirrorStore/StoreError`` when it cannot be written.
     func save(to fileSystem: SecureFileSystem) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try fileSystem.write(Array(try encoder.encode(self)), to: Self.path)
+        try fileSystem.write(jsonBytes(), to: Self.path)
+    }
+
+    /// The file's text: what `JSONEncoder` with `.sortedKeys` wrote (each body in Base64,
+    /// absent validators left out), written by hand since it is on the way from robots.txt to
+    /// the first page (see ``MirrorCore/JSONWriter``).
+    func jsonBytes() -> [UInt8] {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("origins")
+        json.beginObject()
+        for (origin, entry) in origins.sorted(by: { $0.key < $1.key }) {
+            json.key(origin)
+            json.beginObject()
+            json.field("body", entry.body.base64EncodedString())
+            json.field("etag", entry.etag)
+            json.field("lastModified", entry.lastModified)
+            json.endObject()
+        }
+        json.endObject()
+        json.endObject()
+        return json.bytes
     }
 }

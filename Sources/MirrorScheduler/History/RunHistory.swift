@@ -35,9 +35,9 @@ public struct RunHistory: Sendable {
 
     /// Appends one record, then trims the file when it has grown past ``maximumRecords``.
     /// - Parameter record: the run.
-    /// - Throws: ``RunHistoryError/encoding(path:)``, ``RunHistoryError/io(operation:path:errno:)``.
+    /// - Throws: ``RunHistoryError/io(operation:path:errno:)``.
     public func append(_ record: RunRecord) throws(RunHistoryError) {
-        let line = try encode(record)
+        let line = encode(record)
         do throws(StoreError) {
             let folder = try SecureFileSystem(root: String(path.dropLast(Self.fileName.count + 1)), create: false)
             try folder.appendLine(line, to: Self.fileName)
@@ -74,15 +74,31 @@ public struct RunHistory: Sendable {
         return records.reversed()
     }
 
-    private func encode(_ record: RunRecord) throws(RunHistoryError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Self.formatDate(date))
-        }
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(record) else { throw .encoding(path: path) }
-        return Array(data)
+    /// One line of the file: the record's JSON, keys sorted, dates with milliseconds (what
+    /// `JSONEncoder` with `.sortedKeys` wrote; written by hand, see ``MirrorCore/JSONWriter``).
+    func encode(_ record: RunRecord) -> [UInt8] {
+        var json = JSONWriter()
+        json.beginObject()
+        json.field("bytes", record.bytes)
+        json.key("counts")
+        json.beginObject()
+        json.field("added", record.counts.added)
+        json.field("changed", record.counts.changed)
+        json.field("failed", record.counts.failed)
+        json.field("removed", record.counts.removed)
+        json.field("unchanged", record.counts.unchanged)
+        json.endObject()
+        json.key("durationSeconds")
+        json.double(record.durationSeconds)
+        json.field("error", record.error)
+        json.field("exitCode", record.exitCode)
+        json.field("finishedAt", Self.formatDate(record.finishedAt))
+        json.field("outcome", record.outcome.rawValue)
+        json.field("site", record.site)
+        json.field("snapshot", record.snapshot)
+        json.field("startedAt", Self.formatDate(record.startedAt))
+        json.endObject()
+        return json.bytes
     }
 
     /// The file's non-empty lines (without newlines); empty when it is missing.

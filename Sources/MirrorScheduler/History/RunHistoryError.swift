@@ -6,8 +6,6 @@ import MirrorStore
 public enum RunHistoryError: DiagnosableError, Equatable {
     /// A system call on the history file failed (`open`, `write`, `rename`…).
     case io(operation: String, path: String, errno: Int32)
-    /// A record could not be encoded as JSON.
-    case encoding(path: String)
 
     /// The store's failure on the history file, with its errno.
     init(_ error: StoreError, path: String) {
@@ -24,7 +22,6 @@ public enum RunHistoryError: DiagnosableError, Equatable {
     public var category: ErrorCategory {
         switch self {
         case .io: return .io
-        case .encoding: return .internal
         }
     }
 
@@ -32,8 +29,6 @@ public enum RunHistoryError: DiagnosableError, Equatable {
         switch self {
         case .io(let operation, let path, let code):
             return "\(operation) failed for the run history '\(path)': \(String(cString: strerror(code))) (errno \(code))"
-        case .encoding(let path):
-            return "a run record for '\(path)' could not be encoded as JSON"
         }
     }
 
@@ -41,7 +36,6 @@ public enum RunHistoryError: DiagnosableError, Equatable {
         switch self {
         case .io(_, _, let code) where code == ENOSPC || code == EDQUOT: return "free disk space; the mirror itself is unaffected"
         case .io: return "check the site folder's owner and permissions"
-        case .encoding: return "this is a bug; please report it"
         }
     }
 }
