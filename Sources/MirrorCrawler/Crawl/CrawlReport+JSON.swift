@@ -16,33 +16,13 @@ extension CrawlReport {
         json.field("changed", changed)
         json.key("durationSeconds")
         json.double(durationSeconds)
-        json.key("errors")
-        json.beginArray()
-        for failure in errors {
-            json.beginObject()
-            json.field("cause", failure.cause)
-            json.field("kind", failure.kind)
-            json.field("referrer", failure.referrer)
-            json.field("url", failure.url)
-            json.endObject()
-        }
-        json.endArray()
+        Self.write(&json, "errors", errors.map { [("cause", $0.cause), ("kind", $0.kind), ("referrer", $0.referrer), ("url", $0.url)] })
         json.field("errorsByKind", errorsByKind)
         json.field("failed", failed)
         json.field("fetched", fetched)
         json.field("finishReason", finishReason)
         json.field("finishedAt", UTCTime.iso8601(finishedAt))
-        json.key("heldBack")
-        json.beginArray()
-        for held in heldBack {
-            json.beginObject()
-            json.field("detail", held.detail)
-            json.field("referrer", held.referrer)
-            json.field("rule", held.rule)
-            json.field("url", held.url)
-            json.endObject()
-        }
-        json.endArray()
+        Self.write(&json, "heldBack", heldBack.map { [("detail", $0.detail), ("referrer", $0.referrer), ("rule", $0.rule), ("url", $0.url)] })
         json.field("heldBackByRule", heldBackByRule)
         json.field("heldBackCount", heldBackCount)
         json.field("notFetched", notFetched)
@@ -79,5 +59,18 @@ extension CrawlReport {
         json.field("warnings", warnings)
         json.endObject()
         return json.bytes
+    }
+
+    /// An array of objects of string fields (a nil one left out), each object's fields in
+    /// the order given.
+    private static func write(_ json: inout JSONWriter, _ name: String, _ objects: [[(String, String?)]]) {
+        json.key(name)
+        json.beginArray()
+        for fields in objects {
+            json.beginObject()
+            for (key, value) in fields { json.field(key, value) }
+            json.endObject()
+        }
+        json.endArray()
     }
 }
