@@ -70,18 +70,21 @@ extension CrawlWorkerTests {
         let gauge = Gauge()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<workers {
-                group.addTask {
-                    await state.runWorker(robotsAgent: nil) { item in
-                        await gauge.enter()
-                        try? await Task.sleep(for: .milliseconds(3))
-                        await gauge.leave()
-                        await state.completeAlias(item)
-                        return nil
-                    }
-                }
+                group.addTask { await work(state, gauge) }
             }
         }
         return (await gauge.peak, await gauge.total)
+    }
+
+    /// One worker's loop whose fetches take a few milliseconds each, measured by `gauge`.
+    fileprivate static func work(_ state: CrawlState, _ gauge: Gauge) async {
+        await state.runWorker(robotsAgent: nil) { item in
+            await gauge.enter()
+            try? await Task.sleep(for: .milliseconds(3))
+            await gauge.leave()
+            await state.completeAlias(item)
+            return nil
+        }
     }
 }
 
@@ -182,13 +185,7 @@ struct CrawlWorkerLimitTests {
                 running += count
                 for _ in 0..<count {
                     group.addTask {
-                        await state.runWorker(robotsAgent: nil) { item in
-                            await gauge.enter()
-                            try? await Task.sleep(for: .milliseconds(2))
-                            await gauge.leave()
-                            await state.completeAlias(item)
-                            return nil
-                        }
+                        await CrawlWorkerTests.work(state, gauge)
                         sink.yield(-1)
                     }
                 }
