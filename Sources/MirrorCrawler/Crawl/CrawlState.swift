@@ -111,15 +111,16 @@ actor CrawlState {
     /// - Parameters:
     ///   - frontier: the crawl's frontier; its registry's texts should be ``CrawlSpills/urls``.
     ///   - spills: where the per-URL records go.
-    /// The most URLs in flight at once, read afresh at each hand-out (nil: no limit but the
-    /// number of workers). See ``Crawler/activeLimit(window:)``.
-    private let activeLimit: (@Sendable () -> Int)?
-
+    ///   - activeLimit: the most URLs in flight at once (nil: as many as there are workers).
     init(frontier: Frontier, spills: CrawlSpills, activeLimit: (@Sendable () -> Int)? = nil) {
         self.frontier = frontier
         self.spills = spills
         self.activeLimit = activeLimit
     }
+
+    /// The most URLs in flight at once, read afresh at each hand-out (nil: no limit but the
+    /// number of workers). See ``Crawler/activeLimit(window:)``.
+    private let activeLimit: (@Sendable () -> Int)?
 
     /// Whether a worker may take another URL now: fewer are in flight than ``activeLimit``.
     private var mayHandOut: Bool {
