@@ -1,6 +1,7 @@
 import Foundation
 import MirrorCore
 import Testing
+import MirrorStore
 @testable import MirrorCrawler
 
 /// The worker loop of a crawl (``CrawlState/runWorker(robotsAgent:fetch:)``), driven by a fetch
@@ -137,6 +138,24 @@ struct CrawlWorkerLimitTests {
         #expect(await gauge.peak > 1)
         #expect(await gauge.peak <= 6)
         #expect(await state.finishReason == .exhausted)
+    }
+
+    @Test("a worker that records its result and asks for more takes the place it freed: no parked worker is woken for it")
+    func recordingWorkerTakesTheFreedPlace() async throws {
+        let state = try CrawlWorkerTests.stateWithQueuedPages(Self.pages, activeLimit: { 1 })
+        guard case .fetch(let first) = await state.nextAction(robotsAgent: nil) else { Issue.record("no URL handed out"); return }
+        // A second worker parks: one URL in flight is the limit.
+        let parked = Task { await state.nextAction(robotsAgent: nil) }
+        try await Task.sleep(for: .milliseconds(20))
+        let previous = ManifestEntry(url: first.url, localPath: "p.html", status: 200)
+        let next = await state.revalidatedThenNext(first, previous: previous, documentKind: nil, robotsAgent: nil)
+        guard case .fetch(let second) = next else { Issue.record("the recording worker got no URL"); return }
+        #expect(await state.wakeUps == 0, "the parked worker was woken only to park again")
+        #expect(await state.frontier.stats.inFlight == 1)
+        // A completion with no next request frees the place for the parked worker.
+        await state.completeAlias(second)
+        guard case .fetch = await parked.value else { Issue.record("the parked worker got no URL"); return }
+        #expect(await state.wakeUps == 1)
     }
 
     @Test("cancelled while workers are parked at the limit, every worker ends")

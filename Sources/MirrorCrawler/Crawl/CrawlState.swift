@@ -158,6 +158,11 @@ actor CrawlState {
     /// Workers with nothing to do (the queue is empty, fetches are in flight) park here until
     /// the frontier changes: an item completes or fails, which may queue links or end the crawl.
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Set while a worker's result is recorded by a call that then asks for its next action
+    /// (``wakeWaiters()`` leaves one queued URL and one place in flight to it).
+    private var callerTakesNext = false
+    /// How many times a parked worker was resumed (a statistic the tests read).
+    private(set) var wakeUps = 0
 
     /// The next fetch, or the end of the crawl; parks while the queue is empty and fetches are
     /// in flight. Checking and parking happen in one actor turn, so no wake-up is missed.
@@ -184,27 +189,36 @@ actor CrawlState {
     }
 
     /// Resumes parked workers: as many as there are queued URLs for them, or all of them
-    /// when the crawl may be over (nothing in flight, cancelled, finished) so that each sees
+    /// when the crawl may be over (nothing in flight or queued, cancelled, finished) so that each sees
     /// the end. Waking every worker on every completion would make 64 workers spin through
     /// the actor for each URL. With every worker busy, asks for more (``enableSpawning(workers:most:spawn:)``).
     func wakeWaiters() {
         let ending = finishReason != nil || frontier.isCancelled || frontier.haltedBecause != nil
-        let room = activeLimit.map { max(0, $0() - frontier.inFlightCount) } ?? .max
+        // A worker that recorded its result and asks for the next URL in the same turn
+        // (`storedThenNext`, `revalidatedThenNext`) takes the room its fetch freed: waking a
+        // parked worker for it made one resume, actor hop and park per response.
+        let reserved = callerTakesNext ? 1 : 0
+        let room = activeLimit.map { max(0, $0() - frontier.inFlightCount - reserved) } ?? .max
+        let queued = max(0, frontier.queuedCount - reserved)
         var woken = 0
         if !waiters.isEmpty {
-            let wakeAll = ending || frontier.inFlightCount == 0
-            var count = wakeAll ? waiters.count : min(waiters.count, frontier.queuedCount)
+            // Nothing in flight and nothing queued: the next worker to ask finishes the crawl.
+            // (With URLs queued, the workers woken for them, or the caller, take them; one that
+            // finds a limit reached finishes the crawl, which wakes everyone.)
+            let wakeAll = ending || (frontier.inFlightCount == 0 && frontier.queuedCount == 0)
+            var count = wakeAll ? waiters.count : min(waiters.count, queued)
             if !wakeAll { count = min(count, room) }
             if count > 0 {
                 let parked = waiters.prefix(count)
                 waiters.removeFirst(count)
                 for waiter in parked { waiter.resume() }
                 woken = count
+                wakeUps += count
             }
         }
         // More workers only when none is parked: a parked one waits for the limit or for work.
         guard let spawn, waiters.isEmpty, !ending, workerCount < mostWorkers else { return }
-        let wanted = min(frontier.queuedCount - woken, room - woken, mostWorkers - workerCount)
+        let wanted = min(queued - woken, room - woken, mostWorkers - workerCount)
         guard wanted > 0 else { return }
         workerCount += wanted
         spawn(wanted)
@@ -325,8 +339,10 @@ actor CrawlState {
         links: [DiscoveredLink], documentKind: DocumentKind?, change: Change, rewrite: DeferredRewrite.Draft?,
         originalOnly: Bool, robotsAgent: String?
     ) async -> FrontierAction {
+        callerTakesNext = true
         stored(item, finalURL: finalURL, localPath: localPath, response: response, links: links, documentKind: documentKind,
                change: change, rewrite: rewrite, originalOnly: originalOnly)
+        callerTakesNext = false
         return await nextAction(robotsAgent: robotsAgent)
     }
 
@@ -355,7 +371,9 @@ actor CrawlState {
     func revalidatedThenNext(
         _ item: FrontierItem, previous: ManifestEntry, documentKind: DocumentKind?, robotsAgent: String?
     ) async -> FrontierAction {
+        callerTakesNext = true
         revalidated(item, previous: previous, documentKind: documentKind)
+        callerTakesNext = false
         return await nextAction(robotsAgent: robotsAgent)
     }
 
