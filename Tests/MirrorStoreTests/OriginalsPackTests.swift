@@ -139,6 +139,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fileSystem.absolutePath(OriginalsPack.packPath + ".previous")))
     }
 
+    /// The table keeps a prefix of each digest; the whole digests of what is copied over come
+    /// from the previous index file. If that file changed since the pack was opened, the copy
+    /// fails instead of writing an index of other digests; a published pack takes no appends.
+    @Test func copyingReadsWholeDigestsFromThePreviousIndex() throws {
+        let folder = try TemporaryFolder()
+        let (previous, originals) = try Self.published(in: folder.path + "/a", count: 40)
+        let fileSystem = try SecureFileSystem(root: folder.path + "/b")
+        let pack = try OriginalsPack.create(in: fileSystem)
+        for bytes in originals.prefix(30) { #expect(try pack.copy(SHA256Digest.hex(bytes), from: previous)) }
+        // Another file under the previous index's name: same offsets and lengths, other digests.
+        let previousIndex = folder.path + "/a/" + OriginalsPack.indexPath
+        let text = try String(contentsOfFile: previousIndex, encoding: .utf8)
+        let changed = text.split(separator: "\n").map { line in
+            line.hasPrefix("mtls-mirror") ? String(line) : String(repeating: "0", count: 64) + line.dropFirst(64)
+        }.joined(separator: "\n") + "\n"
+        try FileManager.default.removeItem(atPath: previousIndex)
+        try Data(changed.utf8).write(to: URL(fileURLWithPath: previousIndex))
+        #expect(throws: StoreError.io(operation: "read", path: OriginalsPack.indexPath, errno: EIO)) {
+            try pack.writeIndex(to: fileSystem)
+        }
+        #expect(throws: StoreError.self) {
+            try previous.append(Array("more".utf8), sha256: SHA256Digest.hex(Array("more".utf8)))
+        }
+    }
+
     /// A missing or damaged index makes the pack unusable rather than trusted: the refresh
     /// then fetches those documents again.
     @Test func aDamagedIndexOrPackIsRefused() throws {

@@ -49,6 +49,14 @@ struct DigestKey: Hashable, Sendable {
         hasher.combine(words.1)
     }
 
-    /// Bits for a table slot: a SHA-256 is uniformly distributed already.
-    var slotHash: Int { Int(truncatingIfNeeded: words.0 ^ words.3) }
+    /// The first 128 bits, which the pack's table keeps (``DigestTable``).
+    struct Prefix: Equatable, Sendable {
+        let high: UInt64
+        let low: UInt64
+
+        /// Bits for a table slot: a SHA-256 is uniformly distributed already.
+        var slotHash: Int { Int(truncatingIfNeeded: high ^ low) }
+    }
+
+    var prefix: Prefix { Prefix(high: words.0, low: words.1) }
 }

@@ -21,7 +21,8 @@ import Darwin
 /// taken over into this pack then, in the previous pack's order, a run of neighbours at a time.
 ///
 /// Index format: a header line `mtls-mirror-originals<TAB>1`, then one line per original:
-/// `<sha256 hex><TAB><offset><TAB><length>`. An index that does not parse, or that points past
+/// `<sha256 hex><TAB><offset><TAB><length>`. A staged pack writes its index as originals are
+/// added, so that memory keeps only a prefix of each digest (``DigestTable``). An index that does not parse, or that points past
 /// the end of the pack, makes the whole pack unusable (``open(in:)`` returns nil): the next
 /// refresh then fetches those documents again instead of trusting it.
 public final class OriginalsPack: @unchecked Sendable {
@@ -44,12 +45,19 @@ public final class OriginalsPack: @unchecked Sendable {
     /// few system calls), not once per document.
     private var pending: [UInt8] = []
     static let chunkSize = 256 * 1024
+    /// A staged pack's index file, being written (nil for a published pack, and once
+    /// ``writeIndex(to:)`` is done), and its lines not written yet. Guarded by `lock`.
+    private var indexWriter: AtomicFileWriter?
+    private var indexPending: [UInt8] = []
 
-    private init(descriptor: Int32, fileSystem: SecureFileSystem, end: Int64, entries: DigestTable) {
+    private init(descriptor: Int32, fileSystem: SecureFileSystem, end: Int64, entries: DigestTable,
+                 indexWriter: AtomicFileWriter? = nil) {
         self.descriptor = descriptor
         self.fileSystem = fileSystem
         self.end = end
         self.entries = entries
+        self.indexWriter = indexWriter
+        if indexWriter != nil { indexPending = Array((Self.header + "\n").utf8) }
     }
 
     deinit { close(descriptor) }
@@ -61,7 +69,14 @@ public final class OriginalsPack: @unchecked Sendable {
         let path = fileSystem.absolutePath(packPath)
         let descriptor = openFile(path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StoreError.from(errno: errno, operation: "open", path: packPath) }
-        return OriginalsPack(descriptor: descriptor, fileSystem: fileSystem, end: 0, entries: DigestTable())
+        let writer: AtomicFileWriter
+        do {
+            writer = try fileSystem.beginWrite(indexPath)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        return OriginalsPack(descriptor: descriptor, fileSystem: fileSystem, end: 0, entries: DigestTable(), indexWriter: writer)
     }
 
     /// Opens the pack of a published snapshot for reading, or nil when it has none, or when its
@@ -90,7 +105,7 @@ public final class OriginalsPack: @unchecked Sendable {
                   fields[0].allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
                   let offset = Int64(String(decoding: fields[1], as: UTF8.self)),
                   let length = Int(String(decoding: fields[2], as: UTF8.self)),
-                  offset >= 0, length >= 0, offset + Int64(length) <= packSize
+                  offset >= 0, length >= 0, length <= DigestTable.maximumLength, offset + Int64(length) <= packSize
             else { return nil }
             guard let key = DigestKey(hex: String(decoding: fields[0], as: UTF8.self)) else { return nil }
             entries.insert(key, offset: offset, length: length)
@@ -202,35 +217,27 @@ public final class OriginalsPack: @unchecked Sendable {
         }
     }
 
-    /// Writes the index next to the pack (staging snapshot only; synced with the snapshot), in
-    /// the pack's order, a chunk at a time (it is 5 MB for 60,000 documents). Originals taken
+    /// Finishes the index next to the pack (staging snapshot only; synced with the snapshot):
+    /// its lines were written as originals were added, in the pack's order. Originals taken
     /// over from the previous pack are linked with it (all of them and nothing else) or copied.
+    /// - Throws: ``StoreError``; `EBADF` for a published pack, or a second call.
     public func writeIndex(to fileSystem: SecureFileSystem) throws(StoreError) {
         lock.lock()
         defer { lock.unlock() }
+        guard let writer = indexWriter else { throw StoreError.io(operation: "write", path: Self.indexPath, errno: EBADF) }
         if let source, adoptedCount > 0 {
-            if entries.count == 0, adoptedCount == source.count, linkSourceLocked(source, into: fileSystem) { return }
+            if entries.count == 0, adoptedCount == source.count, linkSourceLocked(source, into: fileSystem) {
+                writer.abort()
+                indexWriter = nil
+                return
+            }
             try copyAdoptedLocked(from: source)
         }
         try flushLocked()
-        let writer = try fileSystem.beginWrite(Self.indexPath)
-        var text: [UInt8] = Array((Self.header + "\n").utf8)
-        text.reserveCapacity(Self.chunkSize + 256)
-        // Entries are in the order they were appended, which is the pack's.
-        for position in 0..<entries.count {
-            text += entries.keys[position].hex.utf8
-            text.append(0x09)
-            text += String(entries.offsets[position]).utf8
-            text.append(0x09)
-            text += String(entries.lengths[position]).utf8
-            text.append(0x0A)
-            if text.count >= Self.chunkSize {
-                try writer.append(text)
-                text.removeAll(keepingCapacity: true)
-            }
-        }
-        try writer.append(text)
+        try writer.append(indexPending)
+        indexPending = []
         try writer.commit()
+        indexWriter = nil
     }
 
     /// Links `source`'s index and pack into `fileSystem` as this pack's (the pack renamed over
@@ -258,6 +265,7 @@ public final class OriginalsPack: @unchecked Sendable {
     /// (in the source's order, which is its file's) with one `pread` each. Called with `lock` held.
     private func copyAdoptedLocked(from source: OriginalsPack) throws(StoreError) {
         let table = source.table()
+        var digests = try OriginalsIndexReader(source.fileSystem.absolutePath(Self.indexPath), shownAs: Self.indexPath)
         var position = 0
         while position < table.count {
             guard isAdopted(position) else {
@@ -268,7 +276,7 @@ public final class OriginalsPack: @unchecked Sendable {
             var last = position
             var bytes = Int(table.lengths[position])
             while last + 1 < table.count, isAdopted(last + 1),
-                  table.offsets[last + 1] == table.offsets[last] + table.lengths[last], bytes < Self.chunkSize {
+                  table.offsets[last + 1] == table.offsets[last] + Int64(table.lengths[last]), bytes < Self.chunkSize {
                 last += 1
                 bytes += Int(table.lengths[last])
             }
@@ -276,8 +284,13 @@ public final class OriginalsPack: @unchecked Sendable {
             var start = 0
             for member in position...last {
                 let length = Int(table.lengths[member])
-                if entries.find(table.keys[member]) == nil {
-                    try writeLocked(Array(run[start..<(start + length)]), key: table.keys[member])
+                // The whole digest, from the previous index file (memory has its prefix).
+                let key = try digests.key(at: member)
+                guard key.prefix == table.prefixes[member] else {
+                    throw StoreError.io(operation: "read", path: Self.indexPath, errno: EIO)
+                }
+                if entries.find(key) == nil {
+                    try writeLocked(Array(run[start..<(start + length)]), key: key)
                 }
                 start += length
             }
@@ -295,9 +308,23 @@ public final class OriginalsPack: @unchecked Sendable {
         return entries
     }
 
-    /// Called with `lock` held.
+    /// Appends an original and its index line. Called with `lock` held.
     private func writeLocked(_ bytes: [UInt8], key: DigestKey) throws(StoreError) {
+        guard let writer = indexWriter else { throw StoreError.io(operation: "write", path: Self.packPath, errno: EBADF) }
+        guard bytes.count <= DigestTable.maximumLength else {
+            throw StoreError.io(operation: "write", path: Self.packPath, errno: EFBIG)
+        }
         entries.insert(key, offset: end, length: bytes.count)
+        indexPending += key.hex.utf8
+        indexPending.append(0x09)
+        indexPending += String(end).utf8
+        indexPending.append(0x09)
+        indexPending += String(bytes.count).utf8
+        indexPending.append(0x0A)
+        if indexPending.count >= Self.chunkSize {
+            try writer.append(indexPending)
+            indexPending.removeAll(keepingCapacity: true)
+        }
         end += Int64(bytes.count)
         if pending.isEmpty { pending.reserveCapacity(Self.chunkSize + 64 * 1024) }
         pending += bytes
