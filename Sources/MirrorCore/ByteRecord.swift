@@ -61,6 +61,9 @@ public enum ByteRecord {
             self.bytes = bytes
         }
 
+        /// How many bytes were read so far.
+        public var consumed: Int { position }
+
         /// Whether every byte was read.
         public var isAtEnd: Bool { position == bytes.count }
 

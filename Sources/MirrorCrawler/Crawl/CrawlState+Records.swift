@@ -101,13 +101,14 @@ extension CrawlState {
         frontier.registry.id(forKey: key).map { mark($0).contains(.status) } ?? false
     }
 
-    /// The recorded documents, read back one at a time from their spill (for the rewrite
-    /// phase; nil for a record that cannot be read).
-    nonisolated func document(_ ref: DocumentRef, registry: URLRegistry) -> Document? {
-        guard let url = registry.url(of: ref.id) else { return nil }
-        return try? spills.documents.withBytes(at: ref.offset, count: Int(ref.length)) { bytes in
-            var reader = ByteRecord.Reader(bytes)
-            return Document.read(from: &reader, url: url)
+    /// The documents of one run of `runs` (``DocumentRuns``), read back in order from their
+    /// spill for the rewrite phase; nil for a record that cannot be read.
+    nonisolated func forEachDocument(inRun run: Int, of runs: DocumentRuns, registry: URLRegistry,
+                                     _ body: (Document?) -> Void) {
+        runs.forEach(inRun: run, spill: spills.documents) { record in
+            guard let record, let url = registry.url(of: record.id) else { return body(nil) }
+            var reader = ByteRecord.Reader(record.bytes)
+            body(Document.read(from: &reader, url: url))
         }
     }
 
@@ -145,8 +146,7 @@ extension CrawlState {
     func spill(_ document: Document, id: UInt32) {
         var writer = ByteRecord.Writer(reservingCapacity: 256)
         document.write(to: &writer)
-        let offset = spills.documents.append(writer.bytes)
-        documents.append(DocumentRef(id: id, length: UInt32(writer.bytes.count), offset: offset))
+        documents.add(at: spills.documents.append(DocumentRuns.record(id: id, body: writer.bytes)))
     }
 
     func mark(_ id: UInt32) -> Marks {

@@ -55,13 +55,6 @@ actor CrawlState {
         static let gone = Marks(rawValue: 64)
     }
 
-    /// Where a spilled document is (``CrawlSpills/documents``).
-    struct DocumentRef: Sendable {
-        let id: UInt32
-        let length: UInt32
-        let offset: Int64
-    }
-
     var frontier: Frontier
     /// The files the per-URL records go to.
     let spills: CrawlSpills
@@ -72,7 +65,7 @@ actor CrawlState {
     /// By id: the fingerprint of its local path, 0 for none.
     var pathHashes = ChunkedArray<UInt64>()
     /// The documents to rewrite, in the order they were recorded.
-    var documents = ChunkedArray<DocumentRef>()
+    var documents = DocumentRuns()
     private(set) var failures: [CrawlReport.Failure] = []
     /// Each failed URL's typed failure (the first), for a start URL's exit code and hint and
     /// for the placeholder page of a linked one.

@@ -23,32 +23,35 @@ extension Crawler {
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let fileSystem = staging.fileSystem
         let directories = self.directories
-        let claims = WorkClaims(count: documents.count, batch: Self.rewriteBatch)
+        // A worker takes a run of documents at a time (``DocumentRuns``), in recorded order.
+        let claims = WorkClaims(count: documents.runCount, batch: 1)
         return await withTaskGroup(of: (Int, [(path: String, error: StoreError)]).self) { group in
             for _ in 0..<workers {
                 group.addTask {
                     var count = 0
                     var failures: [(path: String, error: StoreError)] = []
                     var lookup = PathCache(paths: paths)
-                    for index in claims.indices() {
-                        let ref = documents[index]
-                        guard let document = state.document(ref, registry: paths.registry) else {
-                            failures.append(("(document \(ref.id))", .io(operation: "read", path: "_mirror/tmp/documents.spill", errno: EIO)))
-                            continue
-                        }
-                        if let previous, Self.reuseRewritten(document, previous: previous, paths: paths, nothingMoved: nothingMoved,
-                                                             fileSystem: fileSystem, directories: directories) {
-                            continue
-                        }
-                        do {
-                            if try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: directories,
-                                                            localPath: { lookup.path(ofKey: $0) }, originals: originals) {
-                                count += 1
+                    for run in claims.indices() {
+                        state.forEachDocument(inRun: run, of: documents, registry: paths.registry) { document in
+                            guard let document else {
+                                failures.append(("(document \(run * DocumentRuns.length))",
+                                                 .io(operation: "read", path: "_mirror/tmp/documents.spill", errno: EIO)))
+                                return
                             }
-                        } catch let error as StoreError {
-                            failures.append((document.localPath, error))
-                        } catch {
-                            failures.append((document.localPath, .io(operation: "rewrite", path: document.localPath, errno: 0)))
+                            if let previous, Self.reuseRewritten(document, previous: previous, paths: paths, nothingMoved: nothingMoved,
+                                                                 fileSystem: fileSystem, directories: directories) {
+                                return
+                            }
+                            do {
+                                if try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: directories,
+                                                                localPath: { lookup.path(ofKey: $0) }, originals: originals) {
+                                    count += 1
+                                }
+                            } catch let error as StoreError {
+                                failures.append((document.localPath, error))
+                            } catch {
+                                failures.append((document.localPath, .io(operation: "rewrite", path: document.localPath, errno: 0)))
+                            }
                         }
                     }
                     return (count, failures)
@@ -64,17 +67,17 @@ extension Crawler {
         }
     }
 
-    /// How many documents, in the order they were recorded, a rewrite worker takes at a time.
-    /// Documents recorded together mostly lie in one folder: workers that took every other
-    /// document created their files in the same folders at once and queued on each folder's
-    /// lock (ext4 takes it for every file created in the folder).
-    static let rewriteBatch = 32
 
     /// A rewrite worker's view of ``LocalPaths``: the paths a site's documents share
     /// (navigation, stylesheets) are read from the spill once, not once per document.
     struct PathCache {
         let paths: LocalPaths
         private var known: [String: String?] = [:]
+
+        /// The most paths a worker keeps. The shared ones are found again at once after the
+        /// cache empties; 4,096 held 1.2 MB of strings per worker at the largest sites, all of
+        /// it at the rewrite phase, when the crawl's per-URL state is largest too (issue #27).
+        static let capacity = 1_024
 
         init(paths: LocalPaths) {
             self.paths = paths
@@ -85,7 +88,7 @@ extension Crawler {
             if let hit = known[key] { return hit }
             let path = paths.path(ofKey: key)
             // Bounded: a site with 100,000 URLs does not keep them all here.
-            if known.count >= 4_096 { known.removeAll(keepingCapacity: true) }
+            if known.count >= Self.capacity { known.removeAll(keepingCapacity: true) }
             known[key] = path
             return path
         }
