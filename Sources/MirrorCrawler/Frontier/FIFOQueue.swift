@@ -1,32 +1,46 @@
-/// A first-in, first-out queue with O(1) amortised append and removal.
+/// A first-in, first-out queue with O(1) append and removal.
 ///
-/// Elements are read from an advancing head index; the consumed prefix is dropped once it is
-/// at least half the storage, so memory stays proportional to what is queued.
+/// Elements live in chunks of ``chunkSize``: appends fill the last chunk, removals advance a
+/// head index in the first, which is dropped once read. Memory is what is queued plus at most
+/// two partly used chunks, and growing copies nothing: a single array doubled its storage when
+/// it filled (up to twice what was queued, three times while the old and new storage were both
+/// alive), and a crawl's queue holds tens of thousands of URLs at once (issue #27).
 struct FIFOQueue<Element: Sendable>: Sendable {
-    private var storage: [Element] = []
+    /// Elements per chunk.
+    static var chunkSize: Int { 1_024 }
+
+    private var chunks: [[Element]] = []
+    /// The next element to read, in `chunks[0]`.
     private var head = 0
+    private(set) var count = 0
 
     /// Whether nothing is queued.
-    var isEmpty: Bool { head == storage.count }
+    var isEmpty: Bool { count == 0 }
 
-    /// The number of queued elements.
-    var count: Int { storage.count - head }
-
-    /// Adds an element at the back.
+    /// Adds an element at the end.
     mutating func append(_ element: Element) {
-        storage.append(element)
+        if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
+            var chunk: [Element] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            chunks.append(chunk)
+        }
+        chunks[chunks.count - 1].append(element)
+        count += 1
     }
 
-    /// Removes and returns the front element, or nil when empty.
+    /// Removes and returns the first element, or nil when the queue is empty.
     mutating func popFirst() -> Element? {
-        guard head < storage.count else { return nil }
-        let element = storage[head]
+        guard count > 0 else { return nil }
+        let element = chunks[0][head]
         head += 1
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
+        count -= 1
+        if count == 0 {
+            // Keep one chunk for the next appends.
+            chunks.removeSubrange(1...)
+            chunks[0].removeAll(keepingCapacity: true)
             head = 0
-        } else if head >= 1024, head * 2 >= storage.count {
-            storage.removeFirst(head)
+        } else if head == Self.chunkSize {
+            chunks.removeFirst()
             head = 0
         }
         return element

@@ -4,8 +4,8 @@ import MirrorStore
 /// Every URL a crawl knows, each under a number (its id: 0, 1, 2 … in the order first seen),
 /// in a few bytes of memory apiece: the URLs' texts live in a ``MirrorStore/SpillFile``, and
 /// memory keeps a 64-bit fingerprint per URL (``MirrorCore/WebURL/fingerprint``), the place of
-/// its text (in ``MirrorCore/ChunkedArray``s), and an open-addressing table from fingerprint
-/// to id. About 30 bytes a URL,
+/// its text (offset and length in one word; in ``MirrorCore/ChunkedArray``s), and an
+/// open-addressing table from fingerprint to id. About 26 bytes a URL,
 /// whatever its length: the crawl's other per-URL state is kept by id (``Frontier``,
 /// ``CrawlState``), so that memory stays flat from 2,000 to 100,000 pages (issue #27).
 ///
@@ -22,8 +22,10 @@ struct URLRegistry: Sendable {
     /// Open addressing, linear probing: 0 is an empty slot, otherwise id + 1.
     private var slots: [UInt32]
     private var fingerprints = ChunkedArray<UInt64>()
-    private var textOffsets = ChunkedArray<Int64>()
-    private var textLengths = ChunkedArray<UInt32>()
+    /// By id: the text's offset in ``texts`` (the high 40 bits) and length (the low 24), or
+    /// ``TextPlace/outsized`` for one that does not fit, found in `outsizedTexts`.
+    private var textPlaces = ChunkedArray<UInt64>()
+    private var outsizedTexts: [UInt32: (offset: Int64, length: Int)] = [:]
     /// Where the texts are.
     let texts: SpillFile
 
@@ -75,8 +77,14 @@ struct URLRegistry: Sendable {
         if let known = id(fingerprint: fingerprint) { return (known, false) }
         let id = UInt32(fingerprints.count)
         fingerprints.append(fingerprint)
-        textOffsets.append(texts.append(utf8: text))
-        textLengths.append(UInt32(text.utf8.count))
+        let offset = texts.append(utf8: text)
+        let length = text.utf8.count
+        if let place = TextPlace.packed(offset: offset, length: length) {
+            textPlaces.append(place)
+        } else {
+            textPlaces.append(TextPlace.outsized)
+            outsizedTexts[id] = (offset, length)
+        }
         // At most 3/4 full: short probe sequences, 5 to 11 bytes of slots a URL.
         if fingerprints.count * 4 > slots.count * 3 { grow() } else { place(id, fingerprint: fingerprint) }
         return (id, true)
@@ -84,10 +92,12 @@ struct URLRegistry: Sendable {
 
     /// The normalised text of a URL.
     func text(of id: UInt32) -> String {
-        let index = Int(id)
+        let place = textPlaces[Int(id)]
+        let (offset, length) = place == TextPlace.outsized
+            ? (outsizedTexts[id] ?? (0, 0)) : (Int64(place >> TextPlace.lengthBits), Int(place & TextPlace.lengthMask))
         // A spill that cannot be read back is a broken run: the owner learns of a failed write
         // through the spill's `failure`; a read failure here yields "" (no URL), never a crash.
-        return (try? texts.readString(at: textOffsets[index], count: Int(textLengths[index]))) ?? ""
+        return (try? texts.readString(at: offset, count: length)) ?? ""
     }
 
     /// The URL of an id, parsed again from its text.
@@ -100,7 +110,20 @@ struct URLRegistry: Sendable {
 
     /// Memory the tables take, in bytes (for tests and the documentation of the cost per URL).
     var tableBytes: Int {
-        slots.capacity * 4 + fingerprints.storageBytes + textOffsets.storageBytes + textLengths.storageBytes
+        slots.capacity * 4 + fingerprints.storageBytes + textPlaces.storageBytes
+    }
+
+    /// A text's place in one word.
+    enum TextPlace {
+        static let lengthBits: UInt64 = 24
+        static let lengthMask: UInt64 = (1 << lengthBits) - 1
+        /// The place of a text longer than 16 MiB or beyond the spill's first TiB.
+        static let outsized = UInt64.max
+
+        static func packed(offset: Int64, length: Int) -> UInt64? {
+            guard offset >= 0, offset < 1 << (64 - lengthBits) - 1, length >= 0, UInt64(length) <= lengthMask else { return nil }
+            return UInt64(offset) << lengthBits | UInt64(length)
+        }
     }
 
     private static func slot(of fingerprint: UInt64, mask: Int) -> Int {
