@@ -33,14 +33,21 @@ extension CrawlState {
         }
         guard !unstored.isEmpty else { return [] }
         unstored.sort { $0.key < $1.key }
-        // The stored files' paths, by fingerprint: a reserved path never takes one of them.
-        var used = Set(pathHashes.lazy.filter { $0 != 0 })
+        // The stored files' paths, by fingerprint: a reserved path never takes one of them. A
+        // sorted array, 8 bytes a path: a set of them took twice that or more, at the end of the
+        // crawl, when memory peaks (issue #27).
+        var stored: [UInt64] = []
+        stored.reserveCapacity(pathHashes.count)
+        for hash in pathHashes where hash != 0 { stored.append(hash) }
+        stored.sort()
+        var used = Set<UInt64>()
         let unfetchedKeys = frontier.haltedBecause == nil ? [] : Set(unfetched.map(\.url.string))
         var reserved: [Reservation] = []
         for (key, id, isRequisite) in unstored {
             guard let url = WebURL(key) else { continue }
             let path = mapper.relativePath(for: url, contentType: isRequisite ? nil : "text/html")
-            guard used.insert(ManifestIndex.pathHash(path)).inserted else { continue }
+            let hash = ManifestIndex.pathHash(path)
+            guard !Self.sortedContains(stored, hash), used.insert(hash).inserted else { continue }
             let reason: NotMirroredReason
             if let failure = failedByID[id] {
                 reason = .failed(failure.kind, cause: failure.cause)
@@ -57,6 +64,17 @@ extension CrawlState {
             record(ManifestEntry(url: url, localPath: path, status: nil, fetchedAt: nil, error: reason.manifestText), id: id)
         }
         return reserved
+    }
+
+    /// Whether a sorted array holds `value` (binary search).
+    static func sortedContains(_ sorted: [UInt64], _ value: UInt64) -> Bool {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < sorted.count && sorted[low] == value
     }
 
     /// URL → local path for every URL stored or reserved so far, and every redirect that leads
