@@ -39,15 +39,43 @@ public struct Frontier: Sendable {
         case redirectTarget
     }
 
-    /// What the frontier knows of one URL, by its id in ``registry``.
+    /// What the frontier knows of one URL, by its id in ``registry``: 12 bytes (16 before its
+    /// state, kind and depth shared a word; issue #27).
     struct Node: Sendable {
-        var state: State
-        var isRequisite: Bool
+        /// The depth (the low 24 bits), the state (the next 7) and whether it is a requisite (the top bit).
+        private var word: UInt32
         var chain: UInt16
         var growth: UInt16
-        var depth: Int32
         /// The referring document's id + 1; 0 for none.
         var referrer: UInt32
+
+        /// The deepest depth a node holds; deeper ones are kept as this one.
+        static let maximumDepth: Int32 = 0xFF_FFFF
+
+        init(state: State, isRequisite: Bool, chain: UInt16, growth: UInt16, depth: Int32, referrer: UInt32) {
+            word = 0
+            self.chain = chain
+            self.growth = growth
+            self.referrer = referrer
+            self.state = state
+            self.isRequisite = isRequisite
+            self.depth = depth
+        }
+
+        var state: State {
+            get { State(rawValue: UInt8(truncatingIfNeeded: word >> 24) & 0x7F) ?? .unknown }
+            set { word = word & 0x80FF_FFFF | UInt32(newValue.rawValue & 0x7F) << 24 }
+        }
+
+        var isRequisite: Bool {
+            get { word & 0x8000_0000 != 0 }
+            set { word = newValue ? word | 0x8000_0000 : word & 0x7FFF_FFFF }
+        }
+
+        var depth: Int32 {
+            get { Int32(word & 0xFF_FFFF) }
+            set { word = word & 0xFF00_0000 | UInt32(min(max(newValue, 0), Self.maximumDepth)) }
+        }
     }
 
     /// The scope every discovered URL is classified with.
