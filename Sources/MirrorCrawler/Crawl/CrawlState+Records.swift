@@ -37,8 +37,13 @@ extension CrawlState {
         // sorted array, 8 bytes a path: a set of them took twice that or more, at the end of the
         // crawl, when memory peaks (issue #27).
         var stored: [UInt64] = []
-        stored.reserveCapacity(pathHashes.count)
-        for hash in pathHashes where hash != 0 { stored.append(hash) }
+        if keepsPathHashes {
+            stored.reserveCapacity(pathHashes.count)
+            for hash in pathHashes where hash != 0 { stored.append(hash) }
+        } else {
+            let paths = localPaths()
+            for id in pathRefs.indices where pathRefs[id] != 0 { stored.append(paths.pathHash(of: UInt32(id))) }
+        }
         stored.sort()
         var used = Set<UInt64>()
         let unfetchedKeys = frontier.haltedBecause == nil ? [] : Set(unfetched.map(\.url.string))
@@ -150,11 +155,11 @@ extension CrawlState {
             let utf8 = path.utf8.count
             let offset = spills.paths.append(utf8: path)
             pathRefs[Int(id)] = UInt64(offset) << 16 | UInt64(min(utf8, 0xFFFF))
-            pathHashes[Int(id)] = ManifestIndex.pathHash(path)
+            if keepsPathHashes { pathHashes[Int(id)] = ManifestIndex.pathHash(path) }
         } else {
             marks[Int(id)].remove(.path)
             pathRefs[Int(id)] = 0
-            pathHashes[Int(id)] = 0
+            if keepsPathHashes { pathHashes[Int(id)] = 0 }
         }
         marks[Int(id)].formUnion(add)
         if let failure = spills.failure { abort(failure) }
@@ -187,6 +192,6 @@ extension CrawlState {
         let more = needed - marks.count
         marks.append(repeating: [], count: more)
         pathRefs.append(repeating: 0, count: more)
-        pathHashes.append(repeating: 0, count: more)
+        if keepsPathHashes { pathHashes.append(repeating: 0, count: more) }
     }
 }

@@ -58,7 +58,8 @@ extension Crawler {
         // What the last run left stale is revalidated before anything else.
         if let previous = run.previous { frontier.seedFirst(previous.staleItems(in: scope)) }
         let client = self.client
-        let state = CrawlState(frontier: frontier, spills: run.spills, activeLimit: { Self.activeLimit(window: client.transferWindow) })
+        let state = CrawlState(frontier: frontier, spills: run.spills, activeLimit: { Self.activeLimit(window: client.transferWindow) },
+                               keepsPathHashes: run.previous != nil)
         // The browser first: without it, render mode fetches nothing at all.
         do {
             try await startRendering(state: state, staging: run.staging, originals: run.originals, previous: run.previous)

@@ -9,8 +9,9 @@ struct LocalPaths: Sendable {
     let registry: URLRegistry
     /// By id: the path's place in `paths` (offset << 16 | length), 0 for none.
     let pathRefs: ChunkedArray<UInt64>
-    /// By id: a fingerprint of the path (``MirrorCore/WebURL/fingerprint(of:)`` of its text),
-    /// 0 for none.
+    /// By id: a fingerprint of the path (``MirrorStore/ManifestIndex/pathHash(_:)`` of its
+    /// text), 0 for none; empty when the crawl kept none (a first mirror): the fingerprint is
+    /// then computed from the path.
     let pathHashes: ChunkedArray<UInt64>
     /// Redirect sources → their targets.
     let aliases: [UInt32: UInt32]
@@ -36,13 +37,14 @@ struct LocalPaths: Sendable {
     /// The fingerprint of the local path of a URL by its text (0 when it has none): comparing
     /// two of them tells whether a link is written the same, without reading either path.
     func pathHash(ofKey text: String) -> UInt64 {
-        guard let id = registry.id(forKey: text), let target = resolved(id) else { return 0 }
-        return pathHashes[Int(target)]
+        registry.id(forKey: text).map(pathHash(of:)) ?? 0
     }
 
     /// The fingerprint of the local path of an id (its own or its redirect's), 0 for none.
     func pathHash(of id: UInt32) -> UInt64 {
-        resolved(id).map { pathHashes[Int($0)] } ?? 0
+        guard let target = resolved(id) else { return 0 }
+        if Int(target) < pathHashes.count { return pathHashes[Int(target)] }
+        return path(of: target).map(ManifestIndex.pathHash) ?? 0
     }
 
     /// Whether any link is written differently than in the snapshot `previous` describes
