@@ -32,9 +32,11 @@ extension Crawler {
                     var failures: [(path: String, error: StoreError)] = []
                     var lookup = PathCache(paths: paths)
                     for run in claims.indices() {
+                        var index = run * DocumentRuns.length
                         state.forEachDocument(inRun: run, of: documents, registry: paths.registry) { document in
+                            defer { index += 1 }
                             guard let document else {
-                                failures.append(("(document \(run * DocumentRuns.length))",
+                                failures.append(("(document \(index))",
                                                  .io(operation: "read", path: "_mirror/tmp/documents.spill", errno: EIO)))
                                 return
                             }

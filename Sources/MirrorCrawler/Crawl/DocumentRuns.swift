@@ -70,6 +70,6 @@ struct DocumentRuns: Sendable {
             var reader = ByteRecord.Reader(bytes)
             guard let id = reader.number(), id <= UInt64(UInt32.max), let length = reader.int() else { return nil }
             return (UInt32(id), length, reader.consumed)
-        } ?? nil
+        }
     }
 }

@@ -22,9 +22,10 @@ import Darwin
 ///
 /// Index format: a header line `mtls-mirror-originals<TAB>1`, then one line per original:
 /// `<sha256 hex><TAB><offset><TAB><length>`. A staged pack writes its index as originals are
-/// added, so that memory keeps only a prefix of each digest (``DigestTable``). An index that does not parse, or that points past
-/// the end of the pack, makes the whole pack unusable (``open(in:)`` returns nil): the next
-/// refresh then fetches those documents again instead of trusting it.
+/// added, so that memory keeps only a prefix of each digest (``DigestTable``). An index that
+/// does not parse, or that points past the end of the pack, makes the whole pack unusable
+/// (``open(in:)`` returns nil): the next refresh then fetches those documents again instead of
+/// trusting it.
 public final class OriginalsPack: @unchecked Sendable {
     public static let packPath = "_mirror/originals.pack"
     public static let indexPath = "_mirror/originals.idx"
