@@ -50,6 +50,8 @@ final class CurlMultiEngine: @unchecked Sendable {
     /// The window's limit as last published by the engine thread (``transferWindow``).
     /// Guarded by `lock`.
     private var publishedWindow = Int.max
+    /// The transfers the client expects (``expectTransfers(_:)``). Guarded by `lock`.
+    private var announcedTransfers = 0
     /// Easy handles of finished transfers, reset for the next ones (``takeHandle(_:)``). Making
     /// and freeing a handle per request (its state, buffers and default options) was a tenth
     /// of the engine thread's time in an unchanged refresh, most of it in malloc. Reset handles
@@ -99,6 +101,13 @@ final class CurlMultiEngine: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return publishedWindow
+    }
+
+    /// Notes that the engine's client expects `count` transfers in all (``NearLinkSwitch``).
+    func expectTransfers(_ count: Int) {
+        lock.lock()
+        announcedTransfers = max(announcedTransfers, count)
+        lock.unlock()
     }
 
     /// How many reset easy handles wait for a transfer (``idleHandles``).
@@ -310,15 +319,20 @@ final class CurlMultiEngine: @unchecked Sendable {
         }
     }
 
-    /// New transfers ask for HTTP/1.1 on at most ``nearConnections`` connections to a host
-    /// (``HTTPVersionPreference/automatic`` once the window has seen a near link). For good:
-    /// going back would open HTTP/2 connections beside the HTTP/1.1 ones.
-    private var isNearLink = false
+    /// Whether new transfers ask for HTTP/1.1, on at most ``nearConnections`` connections to a
+    /// host (``HTTPVersionPreference/automatic`` on a near link, once the run is large enough).
+    private var nearLink = NearLinkSwitch()
 
     /// Adds waiting transfers to the multi handle, oldest first, while the window has room.
     private func admitWaiting() {
-        if httpVersion == .automatic, !isNearLink, window.isNear { isNearLink = true }
-        let http1 = isNearLink || httpVersion == .http1
+        if httpVersion == .automatic, !nearLink.isOn {
+            lock.lock()
+            let announced = announcedTransfers
+            lock.unlock()
+            nearLink.expect(announced)
+            nearLink.update(isNear: window.isNear)
+        }
+        let http1 = nearLink.isOn || httpVersion == .http1
         while waitingHead < waiting.count, active.count < window.limit {
             let transfer = waiting[waitingHead]
             waitingHead += 1
@@ -411,7 +425,7 @@ final class CurlMultiEngine: @unchecked Sendable {
 
             // Before libcurl places the new transfers on connections.
             var limit = connectionPolicy.limit(activeTransfers: active.count)
-            if isNearLink { limit = min(limit, Self.nearConnections) }
+            if nearLink.isOn { limit = min(limit, Self.nearConnections) }
             if limit != hostConnectionLimit {
                 hostConnectionLimit = limit
                 _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limit)
@@ -447,6 +461,7 @@ final class CurlMultiEngine: @unchecked Sendable {
                 let now = DispatchTime.now().uptimeNanoseconds
                 let before = window.limit
                 window.completed(at: now, duration: transfer.duration(at: now), waiting: waitingHead < waiting.count)
+                nearLink.transferFinished()
                 if window.limit != before {
                     lock.lock()
                     publishedWindow = window.limit

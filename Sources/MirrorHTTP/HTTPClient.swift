@@ -48,6 +48,8 @@ public final class HTTPClient: Sendable {
         var engines: [ObjectIdentifier?: CurlMultiEngine] = [:]
         var nextID: UInt64 = 1
         var closed = false
+        /// The most transfers a caller announced (``expectTransfers(_:)``).
+        var expectedTransfers = 0
     }
 
     public init(configuration: Configuration = Configuration()) {
@@ -133,6 +135,18 @@ public final class HTTPClient: Sendable {
         return total
     }
 
+    /// Announces that about `count` transfers are coming (a refresh: its previous snapshot's
+    /// URLs). On a near link an engine moves to HTTP/1.1 only for a run of many transfers
+    /// (``NearLinkSwitch``); told this, it moves as soon as the link shows it is near, instead
+    /// of after the first ``NearLinkSwitch/minimumTransfers``.
+    public func expectTransfers(_ count: Int) {
+        state.lock.lock()
+        state.expectedTransfers = max(state.expectedTransfers, count)
+        let engines = Array(state.engines.values)
+        state.lock.unlock()
+        for engine in engines { engine.expectTransfers(count) }
+    }
+
     /// Reset easy handles kept for the next transfers, over all engines
     /// (``CurlMultiEngine/idleHandleCount``).
     var idleHandleCount: Int {
@@ -168,6 +182,7 @@ public final class HTTPClient: Sendable {
             profile: profile,
             limits: .init(maxConnectionsPerHost: configuration.maxConnectionsPerHost,
                           maxTotalConnections: configuration.maxTotalConnections, httpVersion: configuration.httpVersion))
+        engine.expectTransfers(state.expectedTransfers)
         state.engines[key] = engine
         return engine
     }

@@ -1,7 +1,8 @@
 /// Which HTTP version requests over TLS ask for (ALPN). Plain `http://` is always HTTP/1.1.
 public enum HTTPVersionPreference: String, Sendable, CaseIterable {
     /// HTTP/2, until the engine's transfers show a near link (``TransferWindow/isNear``: some
-    /// transfer took at most 2 ms); from then on, for the engine's life, new transfers ask for HTTP/1.1, at most
+    /// transfer took at most 2 ms) in a run large enough to pay for more connections
+    /// (``NearLinkSwitch``); from then on, for the engine's life, new transfers ask for HTTP/1.1, at most
     /// ``CurlMultiEngine/nearConnections`` at a time, each on a connection of its own. HTTP/2 is
     /// what carries hundreds of transfers over a few connections when each waits a round trip;
     /// on a near link a few transfers keep the link busy, and each HTTP/2 request costs more

@@ -15,7 +15,7 @@ struct ProxyOptions {
         OptionSpec("proxy-cacert", value: "FILE", help: "Verify an HTTPS proxy with this CA (PEM) instead of the system store."),
         OptionSpec("proxy-env", help: "Use the proxy of https_proxy/http_proxy/all_proxy and no_proxy from the environment (ignored otherwise)."),
         OptionSpec("http-version", value: "VERSION", values: .choices(HTTPVersionPreference.allCases.map(\.rawValue)),
-                   help: "HTTP version over TLS: auto (HTTP/2, then HTTP/1.1 on 8 connections once a transfer shows a near link, 2 ms or less), 1.1, or 2 (default auto)."),
+                   help: "HTTP version over TLS: auto (HTTP/2, then HTTP/1.1 on 8 connections once a transfer shows a near link, 2 ms or less, in a run of 256 transfers or more), 1.1, or 2 (default auto)."),
     ]
 
     /// The `--http-version` option's value (default ``HTTPVersionPreference/automatic``).

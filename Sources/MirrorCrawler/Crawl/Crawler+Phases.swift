@@ -56,7 +56,12 @@ extension Crawler {
             traps: job.traps), texts: run.spills.urls)
         frontier.seed(job.startURLs)
         // What the last run left stale is revalidated before anything else.
-        if let previous = run.previous { frontier.seedFirst(previous.staleItems(in: scope)) }
+        if let previous = run.previous {
+            frontier.seedFirst(previous.staleItems(in: scope))
+            // A refresh knows how many URLs it revalidates: a large one takes the near link's
+            // HTTP/1.1 connections at once.
+            client.expectTransfers(previous.manifest.count)
+        }
         let client = self.client
         let state = CrawlState(frontier: frontier, spills: run.spills, activeLimit: { Self.activeLimit(window: client.transferWindow) },
                                keepsPathHashes: run.previous != nil)
