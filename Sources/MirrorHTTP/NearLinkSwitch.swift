@@ -11,7 +11,9 @@
 /// of their time, and wget2 uses two. So the move waits until the engine has finished
 /// ``minimumTransfers`` transfers, or its client announced at least that many
 /// (``HTTPClient/expectTransfers(_:)``: a refresh knows its previous snapshot's URLs, and moves
-/// at once, as before). Pure logic; the engine thread owns it.
+/// at once, as before; a crawl announces the URLs it has found each time their number doubles,
+/// so a larger site moves as soon as its first pages have linked 256 URLs). Pure logic; the
+/// engine thread owns it.
 struct NearLinkSwitch: Sendable, Equatable {
     /// Transfers finished or announced before a near link moves to HTTP/1.1.
     static let minimumTransfers = 256

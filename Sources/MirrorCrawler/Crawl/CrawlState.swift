@@ -108,12 +108,24 @@ actor CrawlState {
     /// - Parameter keepsPathHashes: keep ``pathHashes``: a refresh compares them with the
     ///   previous snapshot's; a first mirror has none to compare with, and computes the few it
     ///   needs from the paths themselves (8 bytes a URL less; issue #27).
-    init(frontier: Frontier, spills: CrawlSpills, activeLimit: (@Sendable () -> Int)? = nil, keepsPathHashes: Bool = true) {
+    /// - Parameter announceKnown: told how many URLs the frontier has taken in, each time that
+    ///   number doubles (see ``announceKnown``).
+    init(frontier: Frontier, spills: CrawlSpills, activeLimit: (@Sendable () -> Int)? = nil, keepsPathHashes: Bool = true,
+         announceKnown: (@Sendable (Int) -> Void)? = nil) {
         self.frontier = frontier
         self.spills = spills
         self.activeLimit = activeLimit
         self.keepsPathHashes = keepsPathHashes
+        self.announceKnown = announceKnown
     }
+
+    /// Told how many URLs the frontier has taken in (``Frontier/seenCount``), each time that
+    /// number doubles: the crawl passes it to ``MirrorHTTP/HTTPClient/expectTransfers(_:)``,
+    /// so that on a near link a site with many URLs moves to HTTP/1.1 as soon as its first
+    /// pages show it, and a small one stays on its HTTP/2 connection (``MirrorHTTP`` `NearLinkSwitch`).
+    private let announceKnown: (@Sendable (Int) -> Void)?
+    /// The count at which ``announceKnown`` is told next.
+    private var nextAnnouncement = 1
 
     /// Whether ``pathHashes`` is kept (see ``init(frontier:spills:activeLimit:keepsPathHashes:)``).
     let keepsPathHashes: Bool
@@ -494,6 +506,10 @@ actor CrawlState {
                 }
             default: break
             }
+        }
+        if let announceKnown, frontier.seenCount >= nextAnnouncement {
+            announceKnown(frontier.seenCount)
+            nextAnnouncement = frontier.seenCount * 2
         }
     }
 

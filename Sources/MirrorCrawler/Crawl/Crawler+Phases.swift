@@ -64,7 +64,7 @@ extension Crawler {
         }
         let client = self.client
         let state = CrawlState(frontier: frontier, spills: run.spills, activeLimit: { Self.activeLimit(window: client.transferWindow) },
-                               keepsPathHashes: run.previous != nil)
+                               keepsPathHashes: run.previous != nil, announceKnown: { client.expectTransfers($0) })
         // The browser first: without it, render mode fetches nothing at all.
         do {
             try await startRendering(state: state, staging: run.staging, originals: run.originals, previous: run.previous)
