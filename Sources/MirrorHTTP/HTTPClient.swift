@@ -136,9 +136,9 @@ public final class HTTPClient: Sendable {
     }
 
     /// Announces that about `count` transfers are coming (a refresh: its previous snapshot's
-    /// URLs). On a near link an engine moves to HTTP/1.1 only for a run of many transfers
-    /// (``NearLinkSwitch``); told this, it moves as soon as the link shows it is near, instead
-    /// of after the first ``NearLinkSwitch/minimumTransfers``.
+    /// URLs; a crawl: the URLs it has found so far). On a near link an engine moves to HTTP/1.1
+    /// only for a run of many transfers (``NearLinkSwitch``); told this, it moves as soon as the
+    /// link shows it is near, instead of after the first ``NearLinkSwitch/minimumTransfers``.
     public func expectTransfers(_ count: Int) {
         state.lock.lock()
         state.expectedTransfers = max(state.expectedTransfers, count)

@@ -7,7 +7,7 @@
 /// work on every request after it. Over a few thousand requests the saving wins (an unchanged
 /// refresh of 4,695 URLs on loopback: 0.46 s against 0.66 s on HTTP/2). A small site is over
 /// before it does: mirrors of Git's manual (221 URLs), libxml2's (154), Sphinx's (176) and
-/// node's API (134) took 6–14 ms less when they stayed on their one HTTP/2 connection, 5–13 %
+/// node's API (134) took 6–13 ms less when they stayed on their one HTTP/2 connection, 5–7 %
 /// of their time, and wget2 uses two. So the move waits until the engine has finished
 /// ``minimumTransfers`` transfers, or its client announced at least that many
 /// (``HTTPClient/expectTransfers(_:)``: a refresh knows its previous snapshot's URLs, and moves

@@ -55,6 +55,7 @@ extension Crawler {
             maxPages: job.limits.maxPages, maxBytes: job.limits.maxBytes, maxURLLength: job.limits.maxURLLength,
             traps: job.traps), texts: run.spills.urls)
         frontier.seed(job.startURLs)
+        let client = self.client
         // What the last run left stale is revalidated before anything else.
         if let previous = run.previous {
             frontier.seedFirst(previous.staleItems(in: scope))
@@ -62,7 +63,6 @@ extension Crawler {
             // HTTP/1.1 connections at once.
             client.expectTransfers(previous.manifest.count)
         }
-        let client = self.client
         let state = CrawlState(frontier: frontier, spills: run.spills, activeLimit: { Self.activeLimit(window: client.transferWindow) },
                                keepsPathHashes: run.previous != nil, announceKnown: { client.expectTransfers($0) })
         // The browser first: without it, render mode fetches nothing at all.
