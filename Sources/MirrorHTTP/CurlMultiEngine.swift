@@ -325,12 +325,14 @@ final class CurlMultiEngine: @unchecked Sendable {
 
     /// Adds waiting transfers to the multi handle, oldest first, while the window has room.
     private func admitWaiting() {
-        if httpVersion == .automatic, !nearLink.isOn {
+        // The announced count is read only once the link shows it is near: a far link never
+        // moves, and its engine takes no lock here.
+        if httpVersion == .automatic, !nearLink.isOn, window.isNear {
             lock.lock()
             let announced = announcedTransfers
             lock.unlock()
             nearLink.expect(announced)
-            nearLink.update(isNear: window.isNear)
+            nearLink.update(isNear: true)
         }
         let http1 = nearLink.isOn || httpVersion == .http1
         while waitingHead < waiting.count, active.count < window.limit {
