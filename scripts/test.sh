@@ -15,7 +15,12 @@ bash scripts/install-deps.sh
 swift build
 swift test --no-parallel 2>&1 | tee .build/test-output.txt
 status=${PIPESTATUS[0]}
-[ "$status" -eq 0 ] || exit "$status"
+if [ "$status" -ne 0 ]; then
+    # The failures again, last, so that a log cut to its tail still names them.
+    echo "== failed tests (exit $status)"
+    grep -E '✘|recorded an issue|: error: ' .build/test-output.txt | grep -v '^✘ Test run with' | tail -60 || true
+    exit "$status"
+fi
 
 echo "== demo (README's first command) with a bounded lifetime"
 work=$(mktemp -d /tmp/mtls-mirror-demo-test.XXXXXX)

@@ -263,8 +263,12 @@ import MirrorStore
         post.body = Array("a=1".utf8)
         #expect(try await send(post).status == 405)
         #expect(String(decoding: try await send(HTTPRequest(url: url)).body, as: UTF8.self) == page)
-        let methods = s.nginx.accessLogEntries(for: .mtls, atLeast: 2) { $0.target == "/reuse.html" }.map(\.method)
-        #expect(methods.suffix(2) == ["POST", "GET"], "the request after a POST is a GET again")
+        // HEAD, GET, conditional GET, GET, POST, GET. Counted, not taken in order: on one HTTP/2
+        // connection nginx may log the last GET before the POST whose body it is still discarding.
+        let methods = s.nginx.accessLogEntries(for: .mtls, atLeast: 6) { $0.target == "/reuse.html" }.map(\.method)
+        #expect(methods.count == 6, "\(methods)")
+        #expect(methods.filter { $0 == "POST" }.count == 1, "the request after a POST is a GET again: \(methods)")
+        #expect(methods.filter { $0 == "GET" }.count == 4 && methods.filter { $0 == "HEAD" }.count == 1, "\(methods)")
     }
 
     @Test func bodiesStreamToFilesWithACap() async throws {
