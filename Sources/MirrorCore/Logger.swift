@@ -96,8 +96,8 @@ public enum Terminal {
 
     /// Colour is used only on a terminal, and never when `NO_COLOR` is set (no-color.org).
     public static func colourEnabled(fileDescriptor: Int32) -> Bool {
-        if let value = ProcessInfo.processInfo.environment["NO_COLOR"], !value.isEmpty { return false }
-        if ProcessInfo.processInfo.environment["TERM"] == "dumb" { return false }
+        if let value = Environment.value("NO_COLOR"), !value.isEmpty { return false }
+        if Environment.value("TERM") == "dumb" { return false }
         return isTTY(fileDescriptor)
     }
 

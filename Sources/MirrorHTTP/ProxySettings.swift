@@ -39,7 +39,7 @@ public enum ProxySettings: Sendable, Equatable {
     ///
     /// - Parameter environment: the variables (the process's by default).
     /// - Throws: ``ProxyError/invalidURL(_:source:reason:)`` for a variable that is not a proxy URL.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(ProxyError) -> ProxySettings {
+    public static func fromEnvironment(_ environment: [String: String] = Environment.values(variableNames)) throws(ProxyError) -> ProxySettings {
         func value(_ names: [String]) -> (String, String)? {
             for name in names { if let text = environment[name], !text.isEmpty { return (name, text) } }
             return nil
@@ -55,8 +55,12 @@ public enum ProxySettings: Sendable, Equatable {
                             http: try endpoint(["http_proxy", "all_proxy", "ALL_PROXY"]))
     }
 
+    /// Every variable ``fromEnvironment(_:)`` and ``environmentVariablesSet(_:)`` read.
+    public static let variableNames = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY",
+                                       "no_proxy", "NO_PROXY"]
+
     /// The environment's proxy variables that are set, by name (for "ignored" notes).
-    public static func environmentVariablesSet(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    public static func environmentVariablesSet(_ environment: [String: String] = Environment.values(variableNames)) -> [String] {
         ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"].filter { environment[$0]?.isEmpty == false }
     }
 

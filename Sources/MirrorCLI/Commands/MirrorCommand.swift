@@ -110,10 +110,9 @@ struct MirrorCommand {
         try Self.validateSiteName(job.name)
         try applyCrawlOptions(to: &job)
 
-        // The trust policy first: its files load on another thread while the identity is read.
         let trust = ServerTrustManager(fallback: try tls.evaluator())
-        TLSWarmUp.start(trust: trust, hosts: Array(Set(starts.map(\.host))))
         let identity = try tls.loadIdentity(logger: logger)
+        TLSWarmUp.start(trust: trust, hosts: Array(Set(starts.map(\.host))))
         let expiry = identity?.expiryWarning()
         if let expiry { logger.warning(expiry) }
         if tls.insecure {

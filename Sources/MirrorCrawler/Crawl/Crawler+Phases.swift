@@ -14,19 +14,32 @@ extension Crawler {
         /// Where the crawl keeps its per-URL records (``CrawlSpills``), in `_mirror/tmp/`.
         let spills: CrawlSpills
         let previous: PreviousSnapshot?
+        /// robots.txt being fetched while the scratch files were created, if it was started.
+        let robots: Task<RobotsAnswers, Never>?
 
-        init(job: SiteJob, started: Date) throws(CrawlError) {
+        /// Creates the staging snapshot and the crawl's scratch files. `beforeScratchFiles` runs
+        /// once the staging snapshot exists and the previous one is loaded: the first requests
+        /// can leave then (``Crawler/startRobots(previous:)``); the task it returns is cancelled
+        /// if the files cannot be created.
+        init(job: SiteJob, started: Date,
+             beforeScratchFiles: (PreviousSnapshot?) -> Task<RobotsAnswers, Never>? = { _ in nil }) throws(CrawlError) {
             self.started = started
             do {
                 store = try SnapshotStore(siteDirectory: job.siteDirectory)
                 staging = try store.begin(now: started)
-                try staging.fileSystem.createDirectory("_mirror/tmp")
-                originals = try OriginalsPack.create(in: staging.fileSystem)
-                spills = try CrawlSpills.create(in: staging.fileSystem)
             } catch {
                 throw .store(error)
             }
             previous = job.incremental ? PreviousSnapshot.load(from: store) : nil
+            robots = beforeScratchFiles(previous)
+            do {
+                try staging.fileSystem.createDirectory("_mirror/tmp")
+                originals = try OriginalsPack.create(in: staging.fileSystem)
+                spills = try CrawlSpills.create(in: staging.fileSystem)
+            } catch {
+                robots?.cancel()
+                throw .store(error)
+            }
         }
     }
 
@@ -57,12 +70,7 @@ extension Crawler {
         frontier.seed(job.startURLs)
         let client = self.client
         // What the last run left stale is revalidated before anything else.
-        if let previous = run.previous {
-            frontier.seedFirst(previous.staleItems(in: scope))
-            // A refresh knows how many URLs it revalidates: a large one takes the near link's
-            // HTTP/1.1 connections at once.
-            client.expectTransfers(previous.manifest.count)
-        }
+        if let previous = run.previous { frontier.seedFirst(previous.staleItems(in: scope)) }
         let state = CrawlState(frontier: frontier, spills: run.spills, activeLimit: { Self.activeLimit(window: client.transferWindow) },
                                keepsPathHashes: run.previous != nil, announceKnown: { client.expectTransfers($0) })
         // The browser first: without it, render mode fetches nothing at all.
@@ -72,7 +80,9 @@ extension Crawler {
             if let rendering { await Self.offPool { rendering.renderer.shutdown() } }
             throw error
         }
-        if job.respectRobots { await loadRobots(into: state, staging: run.staging, previous: run.previous) }
+        if job.respectRobots {
+            await applyRobots(await robotsAnswers(run.robots, previous: run.previous), to: state, staging: run.staging)
+        }
         let warnings = (job.sitemaps.enabled ? await seedFromSitemaps(state: state) : []) + (await applyCrawlDelays(state: state))
 
         await crawl(state: state, staging: run.staging, originals: run.originals, previous: run.previous, started: run.started)

@@ -74,7 +74,12 @@ public final class Crawler: Sendable {
     /// - Throws: ``CrawlError`` when the site folder cannot be written, when every start URL
     ///   failed (with the first failure's cause), or when cancelled.
     public func run() async throws(CrawlError) -> CrawlReport {
-        let run = try RunFiles(job: job, started: Date())
+        let run = try RunFiles(job: job, started: Date()) { previous in
+            // A refresh knows how many URLs it revalidates: a large one takes the near link's
+            // HTTP/1.1 connections at once, robots.txt's too.
+            if let previous { client.expectTransfers(previous.manifest.count) }
+            return startRobots(previous: previous)
+        }
         do throws(CrawlError) {
             let fetched = try await fetchPhase(run)
             let assembled = try await assemble(run, fetched: fetched)
@@ -189,49 +194,6 @@ public final class Crawler: Sendable {
     /// Workers started with the crawl; the crawl state asks for the others as URLs queue up
     /// (``CrawlState/enableSpawning(workers:most:spawn:)``).
     static let firstWorkers = 8
-
-    /// Fetches robots.txt of every start origin, conditionally when the previous snapshot
-    /// kept it (``StoredRobots``): a `304` reuses the stored body. The files are kept in the new
-    /// snapshot for the next run.
-    func loadRobots(into state: CrawlState, staging: StagingSnapshot, previous: PreviousSnapshot?) async {
-        var origins: [String: WebURL] = [:]
-        for url in job.startURLs { origins[url.origin] = url }
-        let known = previous.map { StoredRobots.load(from: $0.fileSystem) } ?? StoredRobots()
-        var kept = StoredRobots()
-        for (origin, url) in origins {
-            guard let robotsURL = url.resolve("/robots.txt") else { continue }
-            var request = HTTPRequest(url: robotsURL.string, headers: job.headers, maxBodyBytes: 512 * 1024, userAgent: job.userAgent)
-            request.timeouts = job.limits.timeouts
-            request.capture = job.capture
-            let stored = archiveHolds(robotsURL.string) ? known.origins[origin] : nil
-            request.ifNoneMatch = stored?.etag
-            request.ifModifiedSince = stored?.lastModified
-            do {
-                let result = try await client.fetch(request, security: security, redirects: job.redirects, retries: job.retries, cookies: job.cookies)
-                let response = result.response
-                let status = response.status
-                if status == 304, let stored, result.chain.count == 1 {
-                    await state.setRobots(RobotsTxt.parse(Array(stored.body)), origin: origin)
-                    kept.origins[origin] = stored
-                } else if (200...299).contains(status) {
-                    await state.setRobots(RobotsTxt.parse(response.body), origin: origin)
-                    if response.headers["ETag"] != nil || response.headers["Last-Modified"] != nil {
-                        kept.origins[origin] = .init(etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"],
-                                                     body: Data(response.body))
-                    }
-                } else if status >= 500 {
-                    // RFC 9309 §2.3.1.4: an unreachable robots.txt means "disallow all".
-                    logger.warning("\(robotsURL.string) answered HTTP \(status): robots.txt treats the site as off limits (RFC 9309); pass --ignore-robots to mirror anyway")
-                    await state.setRobots(RobotsTxt.parse(Array("User-agent: *\nDisallow: /\n".utf8)), origin: origin)
-                }
-            } catch {
-                logger.debug("robots.txt for \(origin) unavailable: \(error.summary)")
-            }
-        }
-        if !kept.origins.isEmpty {
-            do { try kept.save(to: staging.fileSystem) } catch { logger.debug("robots.txt not kept for the next run: \(error)") }
-        }
-    }
 
     /// Fetches one URL and records the outcome in `state`.
     ///

@@ -25,7 +25,7 @@ public enum PasswordSource: Sendable, Equatable {
     public func resolve(forFile file: String) throws(IdentityError) -> Secret {
         switch self {
         case let .environment(variable):
-            guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
+            guard let value = Environment.value(variable), !value.isEmpty else {
                 throw .passwordVariableMissing(variable: variable, file: file)
             }
             return Secret(value)
