@@ -62,9 +62,7 @@ extension SiteConfig {
     func makeSecurity(logger: Logger) throws -> (SecurityPolicy, warnings: [String]) {
         var identity: ClientIdentity?
         var warnings: [String] = []
-        // The trust table first: its files load on another thread while the identity is read.
         let manager = try trust.makeManager()
-        TLSWarmUp.start(trust: manager, hosts: Array(Set(start.map(\.host))))
         if let config = self.identity {
             let loaded: ClientIdentity
             if TokenIdentityLoader.isToken(certificate: config.certificate, key: config.key) {
@@ -80,6 +78,7 @@ extension SiteConfig {
             }
             identity = loaded
         }
+        TLSWarmUp.start(trust: manager, hosts: Array(Set(start.map(\.host))))
         return (SecurityPolicy(identity: identity, identityScope: HostScope(identityHosts), trust: manager), warnings)
     }
 

@@ -154,8 +154,8 @@ struct TLSOptions {
         }
         let port = components.port ?? (components.scheme?.lowercased() == "http" ? 80 : 443)
         let trust = ServerTrustManager(fallback: try evaluator())
-        TLSWarmUp.start(trust: trust, hosts: [host])
         let identity = try loadIdentity(logger: logger)
+        TLSWarmUp.start(trust: trust, hosts: [host])
         if let identity, let warning = identity.expiryWarning() { logger.warning(warning) }
         if insecure {
             logger.warning("SERVER VERIFICATION IS DISABLED (--insecure): any server can impersonate \(host) and receive your client certificate")

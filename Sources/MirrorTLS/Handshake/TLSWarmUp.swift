@@ -4,9 +4,13 @@ import Foundation
 /// Starts, on a thread of its own, what the first TLS handshake of a run would otherwise do
 /// while the connection waits: the trust policy's anchors and CRLs are loaded
 /// (``ServerTrustEvaluating/prepare()``) and OpenSSL's first `SSL_CTX` is made, which fills
-/// its method and algorithm tables. Started before the client identity is read, it runs while
-/// the PKCS#12 file's key derivations (about 2 ms) keep the caller busy: a two-page mirror's
-/// first handshake took 0.9 ms less.
+/// its method and algorithm tables. Started once the client identity is read, it runs while
+/// the caller creates the output folder and the run's files: a two-page mirror's first
+/// handshake took 0.9 ms less.
+///
+/// Not before the identity: while a PKCS#12 file is parsed, OpenSSL's first calls fill the
+/// same tables under the same locks, and the two threads took turns sleeping on them (the
+/// parse took 5-8 ms instead of 3 ms alone, issue #27).
 public enum TLSWarmUp {
     /// - Parameters:
     ///   - trust: the run's trust table.
