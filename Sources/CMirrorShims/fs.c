@@ -7,3 +7,6 @@ int CMirrorShims_syncfs(int fd) { return syncfs(fd); }
 int CMirrorShims_sync_file_range_write(int fd, long long offset, long long count) {
     return sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE);
 }
+int CMirrorShims_open_tmpfile(const char *directory, unsigned int mode) {
+    return open(directory, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
+}

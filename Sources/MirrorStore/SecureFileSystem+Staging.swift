@@ -1,3 +1,4 @@
+import CMirrorShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -109,7 +110,16 @@ extension SecureFileSystem {
 
     /// Creates `path` (which must not exist; no symbolic link followed) with `bytes`, mode 0600;
     /// the partial file is removed on failure. `name` is the path errors show.
+    ///
+    /// The file is written unnamed in its folder (`O_TMPFILE`) and then linked under its name,
+    /// so that the folder's lock is held only for the link: ext4 allocates the inode outside it.
+    /// Right after a large tree was deleted, ext4 skips the recently freed inodes one by one,
+    /// and two threads creating files in one folder by name waited on each other's allocations
+    /// (300 files of 40 KB: 162-229 ms by name, 87-114 ms unnamed, issue #27). Where unnamed
+    /// files are not offered (another file system, an old kernel, no `/proc`), the file is
+    /// created by name as before.
     public static func createFile(_ bytes: [UInt8], atPath path: String, shownAs name: String, replacing: Bool = false) throws(StoreError) {
+        if try createUnnamed(bytes, atPath: path, shownAs: name, replacing: replacing) { return }
         var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor < 0, errno == EEXIST {
             if replacing, unlink(path) == 0 || errno == ENOENT {
@@ -134,6 +144,44 @@ extension SecureFileSystem {
             unlink(path)
             throw StoreError.from(errno: code, operation: "close", path: name)
         }
+    }
+
+    /// ``createFile(_:atPath:shownAs:replacing:)`` through an unnamed file; false when the
+    /// folder cannot hold one (nothing was created: the caller creates the file by name).
+    private static func createUnnamed(_ bytes: [UInt8], atPath path: String, shownAs name: String, replacing: Bool) throws(StoreError) -> Bool {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return false }
+        let descriptor = CMirrorShims_open_tmpfile(String(path[..<slash]), 0o600)
+        guard descriptor >= 0 else { return false }
+        var open = true
+        defer { if open { close(descriptor) } }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.from(errno: errno, operation: "write", path: name)
+            }
+            offset += n
+        }
+        let unnamed = "/proc/self/fd/\(descriptor)"
+        var linked = linkat(AT_FDCWD, unnamed, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0
+        if !linked, errno == EEXIST, replacing, unlink(path) == 0 || errno == ENOENT {
+            linked = linkat(AT_FDCWD, unnamed, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0
+        }
+        if !linked {
+            switch errno {
+            case ENOENT where access("/proc/self/fd", F_OK) != 0: return false  // no /proc: by name
+            case EEXIST: throw StoreError.from(errno: EEXIST, operation: "open", path: name)
+            default: throw StoreError.from(errno: errno, operation: "link", path: name)
+            }
+        }
+        open = false
+        if close(descriptor) != 0 {
+            let code = errno
+            unlink(path)
+            throw StoreError.from(errno: code, operation: "close", path: name)
+        }
+        return true
     }
 
     private static func link(_ source: String, _ destination: String, shownAs name: String) throws(StoreError) -> Bool {

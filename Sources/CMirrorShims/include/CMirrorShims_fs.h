@@ -11,4 +11,8 @@ int CMirrorShims_syncfs(int fd);
 /// find little left to write).
 int CMirrorShims_sync_file_range_write(int fd, long long offset, long long count);
 
+/// open(2) with O_TMPFILE | O_WRONLY | O_CLOEXEC: an unnamed file in the folder `directory`,
+/// given a name later with linkat(2) (O_TMPFILE is a macro Swift does not import).
+int CMirrorShims_open_tmpfile(const char *directory, unsigned int mode);
+
 #endif
