@@ -3,12 +3,12 @@
 # mtls-mirror and wget2 in the same run, and prints a Markdown table for BENCHMARKS.md: wall
 # time (median), peak RSS, requests, local references resolved, in-scope references left
 # pointing at the origin. The generated site of mirror-bench.sh is one shape of site; these are
-# others written by other tools (Sphinx, DocBook, AsciiDoc, SQLite's own, Apache's XSLT, node's): pages of up to 5.8 MB, tens of
+# others written by other tools (Sphinx, DocBook, AsciiDoc, SQLite's own, Apache's XSLT, node's, Publican, gtk-doc): pages of up to 5.8 MB, tens of
 # thousands of anchors per page, links that point above the mirrored folder.
 #
 # Usage: Benchmarks/real-sites.sh [options]
 #   --sites LIST         comma-separated subset of python,postgresql,django,git,sqlite,cmake,apache,
-#                        node,sphinx,libxml2 (default all)
+#                        node,sphinx,libxml2,handbook,requests,glib,gtk3 (default all)
 #   --runs N             runs per tool and site; the table shows the median (default 3)
 #   --wget2-threads N    wget2's --max-threads (default 2, as issue #27 compares; 16 in sessions 7-13)
 #   --latency MS         round trip ≈ MS through Benchmarks/delay-proxy.c (MS/2 each way; default 0:
@@ -26,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
+sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
         --sites) sites=$2; shift 2 ;;
@@ -49,18 +49,24 @@ log() { echo "real-sites: $*" >&2; }
 # site name → Debian package and the folder holding its index.html
 # (sqlite and cmake since session 23, apache, node, sphinx and libxml2 since session 25: sites
 # the tool was not tuned on. Apache's manual is all its languages, linked from one index;
-# node's API pages include all.html, 5.8 MB with 17,000 links, 70 % of them to its own anchors.)
+# node's API pages include all.html, 5.8 MB with 17,000 links, 70 % of them to its own anchors.
+# The Debian Administrator's Handbook (Publican), requests' Sphinx pages, and GLib's and GTK 3's
+# gtk-doc references since session 30.)
 declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [django]=python-django-doc [git]=git-doc
                     [sqlite]=sqlite3-doc [cmake]=cmake-doc [apache]=apache2-doc [node]=nodejs-doc
-                    [sphinx]=sphinx-doc [libxml2]=libxml2-doc)
+                    [sphinx]=sphinx-doc [libxml2]=libxml2-doc [handbook]=debian-handbook
+                    [requests]=python-requests-doc [glib]=libglib2.0-doc [gtk3]=libgtk-3-doc)
 declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/share/doc/postgresql-doc-15/html
                    [django]=/usr/share/doc/python-django-doc/html [git]=/usr/share/doc/git-doc
                    [sqlite]=/usr/share/doc/sqlite3 [cmake]=/usr/share/doc/cmake-data/html
                    [apache]=/usr/share/doc/apache2-doc/manual [node]=/usr/share/doc/nodejs/api
-                   [sphinx]=/usr/share/doc/sphinx-doc/html [libxml2]=/usr/share/doc/libxml2/html)
+                   [sphinx]=/usr/share/doc/sphinx-doc/html [libxml2]=/usr/share/doc/libxml2/html
+                   [handbook]=/usr/share/doc/debian-handbook/html/en-US
+                   [requests]=/usr/share/doc/python-requests-doc/html [glib]=/usr/share/gtk-doc/html/glib
+                   [gtk3]=/usr/share/gtk-doc/html/gtk3)
 IFS=, read -r -a chosen <<<"$sites"
 for site in "${chosen[@]}"; do
-    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2)" >&2; exit 2; }
+    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3)" >&2; exit 2; }
 done
 
 bash scripts/install-deps.sh --bench
