@@ -92,6 +92,23 @@ import MirrorTestSupport
     }
 
     /// An `<a>` whose every `href` and `xlink:href` starts with `#` (or that has none) holds no
+    /// An element the collector has no rule for links with an `href` (gtk-doc's
+    /// `<GTKDOCLINK>`, custom elements): the skim keeps such a tag, unless the `href` only
+    /// points into the document; an `xlink:href` or a `src` does not count on it.
+    @Test func anHrefOnAnyElementKeepsItsTag() throws {
+        let html = ##"<body><GTKDOCLINK HREF="arcbox">a</GTKDOCLINK><my-card href=/cards/1>c</my-card>"##
+            + ##"<x-el href="#f">f</x-el><imagex src=no.png>i</imagex><x-svg xlink:href="s.svg">s</x-svg><x-e href>e</x-e>"##
+        #expect(constructs(html, from: 6) == [
+            "needed:<GTKDOCLINK HREF=\"arcbox\">", "text", "markup:</GTKDOCLINK>",
+            "needed:<my-card href=/cards/1>", "text", "markup:</my-card>",
+            "tag:<x-el href=\"#f\">", "text", "markup:</x-el>", "tag:<imagex src=no.png>", "text", "markup:</imagex>",
+            "tag:<x-svg xlink:href=\"s.svg\">", "text", "markup:</x-svg>", "needed:<x-e href>", "text", "markup:</x-e>",
+        ])
+        let (full, compacted) = try sameReferences(html)
+        #expect(compacted == full)
+        #expect(full.map(\.value) == ["arcbox", "/cards/1"])
+    }
+
     /// reported reference, so the skim leaves it out too, unless it has a `style`.
     @Test func theSkimLeavesOutLinksIntoTheDocumentItself() throws {
         let html = ##"<body><a href="#top">t</a><a name=n>n</a><a HREF='#s' title=x>s</a><a href=#u>u</a>"##

@@ -107,6 +107,20 @@ extension HTMLExtractorTests {
         #expect(refs.map(\.kind) == [.base, .cssURL, .link, .link, .link])
     }
 
+    /// An `href` links from any element without a rule of its own, as wget2 and archiving
+    /// crawlers read it: gtk-doc's unresolved cross-references (`<GTKDOCLINK HREF="…">`) and
+    /// custom elements. Known elements keep their own rules (`<img href>` is no image).
+    @Test func anHrefOnAnElementWithoutARuleIsALink() throws {
+        let html = ##"<p>See <GTKDOCLINK HREF="arcbox">GArcBox</GTKDOCLINK> and <my-card href='/cards/1'>c</my-card>"##
+            + ##"<my-very-long-custom-element-name href=long.html></my-very-long-custom-element-name>"##
+            + ##"<x-el href="#here">h</x-el><img src=i.png href=not-a-link.html><imagex src=no.png></p>"##
+        let (extraction, refs) = try extractOne(html)
+        #expect(refs.map(\.value) == ["arcbox", "/cards/1", "long.html", "i.png"])
+        #expect(refs.map(\.kind) == [.link, .link, .link, .image])
+        #expect(refs.map(\.isRequisite) == [false, false, false, true])
+        #expect(raw(extraction, refs[0]) == "arcbox")
+    }
+
     @Test func rawTextElementsHideMarkupButNotWhatFollows() throws {
         let (_, refs) = try extractOne("<title><img src=t.png></title><textarea><a href=x></textarea><img src=after.png>")
         #expect(refs.map(\.value) == ["after.png"])

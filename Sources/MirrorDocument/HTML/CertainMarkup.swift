@@ -60,9 +60,10 @@ struct CertainMarkup {
         /// Just after the whole construct (the closing tag's `>` for raw text).
         let end: Int
         /// Whether the collector may need libxml2 to report it: an element the collector
-        /// knows (``HTMLReferenceCollector/needsTag(named:)``) or one with a `style` attribute,
-        /// but not an `<a>` whose every `href` and `xlink:href` starts with `#` (the collector
-        /// reports no fragment-only value).
+        /// knows (``HTMLReferenceCollector/needsTag(named:)``), one with a `style` attribute, or
+        /// one with an `href` that does not start with `#` (any element links with one), but not
+        /// an `<a>` whose every `href` and `xlink:href` starts with `#` (the collector reports no
+        /// fragment-only value).
         let needed: Bool
         /// `html`, `head` or `body`, whose reporting depends on libxml2's stack.
         let isDocumentElement: Bool
@@ -205,8 +206,9 @@ struct CertainMarkup {
         guard nameRange.count < 100 else { return nil }  // libxml2 cuts names at 100 bytes
         var hasStyle = false
         // Whether an `href` or `xlink:href` may point outside the document (any value but one
-        // that starts with `#`).
+        // that starts with `#`), and whether an `href` itself may.
         var linksOut = false
+        var hrefLinksOut = false
         j = skipBlanks(j)
         let tagEnd: Int
         let selfClosing: Bool
@@ -221,8 +223,9 @@ struct CertainMarkup {
             guard j - nameStart < 100 else { return nil }
             let nameLength = j - nameStart
             if nameLength == 5, equalsLowercased(nameStart, "style") { hasStyle = true }
-            let isHref = (nameLength == 4 && equalsLowercased(nameStart, "href"))
-                || (nameLength == 10 && equalsLowercased(nameStart, "xlink:href"))
+            let isPlainHref = nameLength == 4 && equalsLowercased(nameStart, "href")
+            let isHref = isPlainHref || (nameLength == 10 && equalsLowercased(nameStart, "xlink:href"))
+            var out = false
             j = skipBlanks(j)
             if j < n, bytes[j] == 0x3D {
                 j = skipBlanks(j + 1)
@@ -230,22 +233,26 @@ struct CertainMarkup {
                 let quote = bytes[j]
                 if quote == 0x22 || quote == 0x27 {
                     guard let close = find(quote, from: j + 1) else { return nil }
-                    if isHref, close == j + 1 || bytes[j + 1] != 0x23 { linksOut = true }
+                    if isHref, close == j + 1 || bytes[j + 1] != 0x23 { out = true }
                     values.append((j + 1)..<close)
                     j = close + 1
                 } else {
-                    if isHref, bytes[j] != 0x23 { linksOut = true }
+                    if isHref, bytes[j] != 0x23 { out = true }
                     while j < n, !Self.isBlank(bytes[j]), bytes[j] != 0x3E { j += 1 }
                 }
             } else if isHref {
+                out = true
+            }
+            if out {
                 linksOut = true
+                if isPlainHref { hrefLinksOut = true }
             }
             j = skipBlanks(j)
         }
         let isLink = nameRange.count == 1 && bytes[nameRange.lowerBound] | 0x20 == 0x61
         let needed = hasStyle || (isLink ? linksOut
-            : ElementName(lowercasing: bytes.baseAddress! + nameRange.lowerBound, count: nameRange.count)
-                .map(HTMLReferenceCollector.needsTag(named:)) ?? false)
+            : hrefLinksOut || (ElementName(lowercasing: bytes.baseAddress! + nameRange.lowerBound, count: nameRange.count)
+                .map(HTMLReferenceCollector.needsTag(named:)) ?? false))
         let isBody = nameRange.count == 4 && equalsLowercased(nameRange.lowerBound, "body")
         let isDocumentElement = isBody
             || (nameRange.count == 4 && (equalsLowercased(nameRange.lowerBound, "html") || equalsLowercased(nameRange.lowerBound, "head")))

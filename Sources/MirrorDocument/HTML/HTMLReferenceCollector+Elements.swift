@@ -69,7 +69,8 @@ extension HTMLReferenceCollector {
         case "image", "feimage": svgHref(.svgImage)
         case "meta": metaRefresh(tag)
         case "style": styleElement(tag)
-        default: break
+        // An element without a rule of its own links with an `href`, as `<a>` does.
+        default: url("href", .link, requisite: false)
         }
         if let style = tag.attribute("style"), !style.valueSpan.isEmpty { styleAttribute(style, element: tag.name) }
     }

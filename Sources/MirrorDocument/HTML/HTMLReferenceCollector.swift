@@ -43,7 +43,8 @@ final class HTMLReferenceCollector {
         guard end <= proxy.count, end > floor, end >= rawTextEnd else { return }
         let element = classify(name)
         // Most elements carry no reference: decide that before building the attribute names.
-        if !element.isRawText, !element.isStyle, !element.isOfInterest, !Self.hasStyleAttribute(attributes) {
+        // Any other element counts for a `style` attribute, and for an `href` (a link).
+        if !element.isRawText, !element.isStyle, !element.isOfInterest, !Self.hasLinkOrStyleAttribute(attributes) {
             return
         }
         // libxml2's attribute names are compared in place (no array of strings per tag).
@@ -93,20 +94,21 @@ final class HTMLReferenceCollector {
         return Self.knownClasses[number]
     }
 
-    /// Whether a start tag named `name` may give the collector something although it has no
-    /// `style` attribute: an element of interest or a raw-text element. ``CertainMarkup``
-    /// keeps such tags for libxml2 and lets it skip the rest.
+    /// Whether a start tag named `name` may give the collector something although it has
+    /// neither a `style` attribute nor an `href`: an element of interest or a raw-text element.
+    /// ``CertainMarkup`` keeps such tags for libxml2 and lets it skip the rest.
     static func needsTag(named name: ElementName) -> Bool { knownTable.number(of: name) != nil }
 
-    /// Whether libxml2's attribute list (name, value, name, value, …, NULL) has a `style`.
-    private static func hasStyleAttribute(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) -> Bool {
+    /// Whether libxml2's attribute list (name, value, name, value, …, NULL) has a `style` or an
+    /// `href`: an element the collector has no rule for still links with an `href`, as wget2
+    /// and archiving crawlers read it (gtk-doc's `<GTKDOCLINK HREF="…">`, custom elements).
+    private static func hasLinkOrStyleAttribute(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) -> Bool {
         guard let attributes else { return false }
         var k = 0
         while let attributeName = attributes[k] {
-            if attributeName[0] == UInt8(ascii: "s"),
-               strcmp(UnsafeRawPointer(attributeName).assumingMemoryBound(to: CChar.self), "style") == 0 {
-                return true
-            }
+            let text = UnsafeRawPointer(attributeName).assumingMemoryBound(to: CChar.self)
+            if attributeName[0] == UInt8(ascii: "s"), strcmp(text, "style") == 0 { return true }
+            if attributeName[0] == UInt8(ascii: "h"), strcmp(text, "href") == 0 { return true }
             k += 2
         }
         return false
