@@ -127,17 +127,11 @@ extension SecureFileSystem {
             }
         }
         guard descriptor >= 0 else { throw StoreError.from(errno: errno, operation: "open", path: name) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(descriptor)
-                unlink(path)
-                throw StoreError.from(errno: code, operation: "write", path: name)
-            }
-            offset += n
+        let failed = PositionalIO.write(bytes, to: descriptor, at: 0)
+        if failed != 0 {
+            close(descriptor)
+            unlink(path)
+            throw StoreError.from(errno: failed, operation: "write", path: name)
         }
         if close(descriptor) != 0 {
             let code = errno
@@ -154,25 +148,19 @@ extension SecureFileSystem {
         guard descriptor >= 0 else { return false }
         var open = true
         defer { if open { close(descriptor) } }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw StoreError.from(errno: errno, operation: "write", path: name)
-            }
-            offset += n
-        }
+        let failed = PositionalIO.write(bytes, to: descriptor, at: 0)
+        if failed != 0 { throw StoreError.from(errno: failed, operation: "write", path: name) }
         let unnamed = "/proc/self/fd/\(descriptor)"
         var linked = linkat(AT_FDCWD, unnamed, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0
         if !linked, errno == EEXIST, replacing, unlink(path) == 0 || errno == ENOENT {
             linked = linkat(AT_FDCWD, unnamed, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0
         }
         if !linked {
-            switch errno {
+            let code = errno
+            switch code {
             case ENOENT where access("/proc/self/fd", F_OK) != 0: return false  // no /proc: by name
             case EEXIST: throw StoreError.from(errno: EEXIST, operation: "open", path: name)
-            default: throw StoreError.from(errno: errno, operation: "link", path: name)
+            default: throw StoreError.from(errno: code, operation: "link", path: name)
             }
         }
         open = false
