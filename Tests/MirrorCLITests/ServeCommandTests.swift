@@ -100,6 +100,15 @@ import Testing
         let aboutPath = String(aboutLine.split(separator: "\t")[1].dropFirst())
         let placeholder = try String(contentsOf: snapshot.appendingPathComponent(aboutPath), encoding: .utf8)
         #expect(placeholder.contains("Not in this mirror"), "\(placeholder)")
+        // The other pages beyond the depth share the placeholder's file (hard links).
+        var otherPlaceholders: [String] = []
+        for line in manifest.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count > 2, fields[1].hasSuffix(".html"), fields[2].isEmpty else { continue }
+            let path = String(fields[1].dropFirst())
+            if path != aboutPath { otherPlaceholders.append(path) }
+        }
+        #expect(!otherPlaceholders.isEmpty)
         let before = origin.accessLogEntries(for: .mtls).count
 
         // Three browsers ask at once: one live fetch, three answers.
@@ -117,6 +126,11 @@ import Testing
         let stored = try String(contentsOf: snapshot.appendingPathComponent(aboutPath), encoding: .utf8)
         #expect(!stored.contains(origin.url(.mtls, path: "/about")))
         #expect(!stored.contains("Not in this mirror"))
+        // Replaced by a rename, not written in place: the placeholders linked to it are intact.
+        for other in otherPlaceholders {
+            let text = try String(contentsOf: snapshot.appendingPathComponent(other), encoding: .utf8)
+            #expect(text == placeholder, "\(other)")
+        }
         let updated = try String(contentsOf: snapshot.appendingPathComponent("_mirror/manifest.tsv"), encoding: .utf8)
         #expect(updated.contains(origin.url(.mtls, path: "/about") + "\t=" + aboutPath + "\t200"))
 

@@ -131,21 +131,29 @@ extension Crawler {
     /// Writes a file at each reserved path (``CrawlState/reservePaths(mapper:)``): for a
     /// page, a ``NotMirroredPage`` that says why it is missing; for a requisite, an empty file.
     /// So every local link of the copy opens something, from disk as through `serve`.
+    ///
+    /// Each distinct placeholder is written once; the other paths with the same bytes are hard
+    /// links to it (no new inode, no new data block to sync). Where a link cannot be made (a
+    /// file system without hard links, a file at its most links), the file is written again.
+    /// Nothing changes a snapshot's file in place (replacements are renamed over the name), so
+    /// the shared file never changes under another name.
     /// - Returns: how many could not be written, and the first such error.
     /// - Throws: ``MirrorStore/StoreError/diskFull(path:)`` at once.
     func writePlaceholders(for reserved: [CrawlState.Reservation], in fileSystem: SecureFileSystem,
                            date: Date) throws(StoreError) -> (failed: Int, first: StoreError?) {
         var failed = 0
         var first: StoreError?
+        var written: [[UInt8]: String] = [:]  // a placeholder's bytes → the first path they were written at
         for reservation in reserved.prefix(Self.maxPlaceholders) {
-            let url = reservation.url
             // The snapshot's own index.html leads to the start page (``writeRootIndex``).
             if reservation.path == "index.html" { continue }
             let bytes = reservation.isRequisite
-                ? [] : NotMirroredPage.html(url: url, reason: reservation.reason, site: job.name, date: date)
+                ? [] : NotMirroredPage.html(reason: reservation.reason, site: job.name, date: date)
             do {
                 try directories.ensure(CreatedDirectories.parent(of: reservation.path), in: fileSystem)
+                if let source = written[bytes], (try? fileSystem.link(source, as: reservation.path)) == true { continue }
                 try fileSystem.createFile(bytes, at: reservation.path)
+                written[bytes] = reservation.path
             } catch {
                 if case .diskFull = error { throw error }
                 if case .io(_, _, EEXIST) = error { continue }  // a file is there already: keep it

@@ -3,9 +3,17 @@ import MirrorCore
 
 /// The page written at the reserved local path of an in-scope page that the crawl linked but did
 /// not mirror (beyond the limits, disallowed by robots.txt, redirected out of scope, failed), so
-/// that the link opens a page that says why instead of a missing file. It names the URL as text only: a link to the origin
-/// would be one more in-scope reference to it. A failed requisite gets an empty file instead
-/// (a browser shows the same broken image or empty style it would have shown from the origin).
+/// that the link opens a page that says why instead of a missing file. It links nowhere (a link
+/// to the origin would be one more in-scope reference to it). A failed requisite gets an empty
+/// file instead (a browser shows the same broken image or empty style it would have shown from
+/// the origin).
+///
+/// The page does not name its URL (the manifest and the run's report do, and a browser shows
+/// the link it followed): every placeholder with the same reason is then the same bytes, and
+/// the store writes one file and hard-links it at the other paths. A site with hundreds of
+/// broken links (SQLite's documentation has 427) would otherwise cost hundreds of new inodes,
+/// and right after a large tree was deleted, ext4 without a journal skips each recently freed
+/// inode again for every new one (issue #27).
 ///
 /// `serve --live` recognises these files through the manifest (a local path without a
 /// status) and fetches the page instead of serving them.
@@ -13,13 +21,12 @@ enum NotMirroredPage {
     /// The text a placeholder page starts with.
     static let marker = "<!doctype html>\n<!-- mtls-mirror: not mirrored -->\n"
 
-    /// The page for `url`.
+    /// The page for a URL that is not in the mirror for `reason`.
     /// - Parameters:
-    ///   - url: the page's URL.
     ///   - reason: why it is not in the mirror.
     ///   - site: the site's name.
     ///   - date: when the snapshot was made.
-    static func html(url: String, reason: NotMirroredReason, site: String, date: Date) -> [UInt8] {
+    static func html(reason: NotMirroredReason, site: String, date: Date) -> [UInt8] {
         let explanation: String
         switch reason {
         case .heldBack(let heldBack) where heldBack.rule == .depth:
@@ -52,11 +59,12 @@ enum NotMirroredPage {
             <style>body{font:16px/1.5 system-ui,sans-serif;max-width:42em;margin:3em auto;padding:0 1em;color:#222}code{word-break:break-all}</style>
             </head><body>
             <h1>Not in this mirror</h1>
-            <p>The pages of this copy link to <code>\(htmlEscape(url))</code>, but it was not mirrored.</p>
+            <p>A page of this copy links here, but the page this address stands for was not mirrored.</p>
             <p>\(explanation)</p>
             <p><code>mtls-mirror serve --live</code> fetches it over mTLS when a browser asks for it; a later
             <code>mtls-mirror mirror</code> or <code>refresh</code> of site <code>\(htmlEscape(site))</code> tries it again.</p>
-            <p><small>Snapshot of \(htmlEscape(UTCTime.iso8601(date))).</small></p>
+            <p><small>Snapshot of \(htmlEscape(UTCTime.iso8601(date))). Its URL is listed in the snapshot's
+            <code>_mirror/manifest.tsv</code> and <code>_mirror/report.json</code>.</small></p>
             </body></html>
 
             """
