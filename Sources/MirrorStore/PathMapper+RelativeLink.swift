@@ -28,6 +28,77 @@ extension PathMapper {
         return source.withUTF8 { s in target.withUTF8 { t in relativeLink(s, t) } }
     }
 
+    /// Whether `written`, a reference as it stands in the file at `source`, already leads to
+    /// the file at `target` with `fragment`, as a browser resolves it from that file (from disk
+    /// or through `serve`). Such a reference can stay as the origin wrote it
+    /// (`../mod/core.html` where ``relativeLink(from:to:fragment:)`` would write `core.html`),
+    /// so a page whose links already work offline keeps its bytes.
+    ///
+    /// True only for a relative path of plain characters (letters, digits, `-._~!$'()*+,;=@`
+    /// and `/`) whose `.` and `..` segments stay inside the site folder, that names a file (not
+    /// a folder), followed by no fragment when `fragment` is nil or empty, else by `#` and the
+    /// fragment exactly as ``relativeLink(from:to:fragment:)`` writes it. Anything else (`%`,
+    /// `&`, `?`, `:`, a leading `/`, an empty segment) is false, and the link is rewritten.
+    /// - Parameters:
+    ///   - written: the reference's bytes in the document (an attribute value or CSS URL).
+    ///   - source: the path of the document's file, relative to the site folder.
+    ///   - target: the path of the file the reference must lead to.
+    ///   - fragment: the resolved URL's fragment (``WebURL/fragment``), or nil.
+    public static func leadsTo<Bytes: Collection<UInt8>>(
+        _ written: Bytes, from source: String, to target: String, fragment: String?
+    ) -> Bool {
+        // The folder the document is in (its path up to its last `/`), then each segment.
+        var path = Array(source.utf8)
+        path.removeSubrange((path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)...)
+        path.reserveCapacity(path.count + written.count)
+        var fragmentBytes: Bytes.SubSequence?
+        var segmentStart = written.startIndex
+        var index = written.startIndex
+        guard let first = written.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "#") else { return false }
+        while true {
+            let atEnd = index == written.endIndex
+            let byte = atEnd ? UInt8(ascii: "#") : written[index]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "#") {
+                let segment = written[segmentStart..<index]
+                let isLast = byte == UInt8(ascii: "#")
+                if segment.isEmpty { return false }
+                let dots = segment.elementsEqual([UInt8(ascii: ".")]) ? 1 : segment.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) ? 2 : 0
+                if isLast {
+                    guard dots == 0 else { return false }  // a folder
+                    path.append(contentsOf: segment)
+                    if !atEnd { fragmentBytes = written[written.index(after: index)...] }
+                    break
+                }
+                switch dots {
+                case 1: break
+                case 2:
+                    // Up one folder: drop the last `name/`; none left means above the site folder.
+                    guard !path.isEmpty else { return false }
+                    path.removeLast()
+                    while let last = path.last, last != UInt8(ascii: "/") { path.removeLast() }
+                default:
+                    path.append(contentsOf: segment)
+                    path.append(UInt8(ascii: "/"))
+                }
+                segmentStart = written.index(after: index)
+            } else if !Self.isPlainInLink(byte) {
+                return false
+            }
+            index = written.index(after: index)
+        }
+        guard path.elementsEqual(target.utf8) else { return false }
+        guard let fragment, !fragment.isEmpty else { return fragmentBytes == nil }
+        guard let fragmentBytes else { return false }
+        return fragmentBytes.elementsEqual(encodeFragment(fragment).utf8)
+    }
+
+    /// The bytes ``leadsTo(_:from:to:fragment:)`` accepts in a path as written: unreserved,
+    /// the sub-delimiters but `&` (which may begin a character reference), and `@`.
+    @inline(__always)
+    private static func isPlainInLink(_ byte: UInt8) -> Bool {
+        byte != UInt8(ascii: "&") && WebURLBytes.isUnreservedOrSubDelimiter(byte)
+    }
+
     /// `link` followed by `#` and `fragment` encoded as ``relativeLink(from:to:fragment:)``
     /// encodes it; `link` itself for a `nil` or empty fragment.
     public static func appendingFragment(_ fragment: String?, to link: String) -> String {

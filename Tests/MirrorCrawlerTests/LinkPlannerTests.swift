@@ -31,7 +31,11 @@ struct LinkPlannerTests {
         ("page#sec", Reference.Kind.link, Optional("page@.html#sec")),
         ("page", .link, "page@.html"),
         ("./page?", .link, "page@.html"),
-        ("../../img/logo.png", .image, "../../img/logo.png"),
+        ("../../img/logo.png", .image, nil),  // already leads to the local copy: left as written
+        ("../guide/../../img/./logo.png", .image, nil),
+        ("../../img/logo.png#x", .image, nil),
+        ("../../img/logo.png?", .image, "../../img/logo.png"),
+        ("../../img/%6Cogo.png", .image, "../../img/logo.png"),
         ("/img/logo.png", .image, "../../img/logo.png"),
         ("https://example.com/img/logo.png", .image, "../../img/logo.png"),
         ("HTTPS://EXAMPLE.COM:443/img/./logo.png#x", .image, "../../img/logo.png#x"),

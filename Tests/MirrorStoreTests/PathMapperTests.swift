@@ -226,6 +226,77 @@ import Testing
     }
 }
 
+@Suite struct PathMapperLinkEquivalenceTests {
+    @Test("a link as written is kept only when it already leads to the file", arguments: [
+        // (written, source, target, fragment, leads)
+        ("../mod/core.html", "en/mod/mod_ssl.html", "en/mod/core.html", nil, true),
+        ("core.html", "en/mod/mod_ssl.html", "en/mod/core.html", nil, true),
+        ("./core.html", "en/mod/mod_ssl.html", "en/mod/core.html", nil, true),
+        ("../../en/./mod/core.html", "en/mod/mod_ssl.html", "en/mod/core.html", nil, true),
+        ("sqlite3.html", "c3ref/open.html", "c3ref/sqlite3.html", nil, true),
+        ("../c3ref/sqlite3.html#x-1", "c3ref/open.html", "c3ref/sqlite3.html", "x-1", true),
+        ("img/a.png", "index.html", "img/a.png", nil, true),
+        ("../_hosts/cdn.example/x.js", "a/b.html", "_hosts/cdn.example/x.js", nil, true),
+        // Another file, another fragment, or no fragment where one is expected (and back).
+        ("core.html", "en/mod/mod_ssl.html", "en/core.html", nil, false),
+        ("../c3ref/sqlite3.html#x-2", "c3ref/open.html", "c3ref/sqlite3.html", "x-1", false),
+        ("../c3ref/sqlite3.html", "c3ref/open.html", "c3ref/sqlite3.html", "x-1", false),
+        ("../c3ref/sqlite3.html#x-1", "c3ref/open.html", "c3ref/sqlite3.html", nil, false),
+        // Forms a browser reads differently from the file name, or that need the origin.
+        ("index.html", "dir/page.html", "dir/index.html@.html", nil, false),
+        ("/en/mod/core.html", "en/mod/mod_ssl.html", "en/mod/core.html", nil, false),
+        ("//host/en/mod/core.html", "en/mod/mod_ssl.html", "en/mod/core.html", nil, false),
+        ("a%20b.pdf", "index.html", "a%20b.pdf", nil, false),
+        ("a%20b.pdf", "index.html", "a b.pdf", nil, false),
+        ("a.html?x=1", "index.html", "a.html", nil, false),
+        ("a&amp;b.html", "index.html", "a&b.html", nil, false),
+        ("http:a.html", "index.html", "a.html", nil, false),
+        (" a.html", "index.html", "a.html", nil, false),
+        ("A.html", "index.html", "a.html", nil, false),
+        ("../../a.html", "x/b.html", "a.html", nil, false),  // above the site folder
+        ("../", "x/b.html", "index.html", nil, false),  // a folder
+        ("x/..", "b.html", "index.html", nil, false),
+        ("x//a.html", "b.html", "x/a.html", nil, false),
+        ("", "b.html", "b.html", nil, false),
+        ("#top", "b.html", "b.html", "top", false),
+    ] as [(String, String, String, String?, Bool)])
+    func leadsTo(written: String, source: String, target: String, fragment: String?, leads: Bool) {
+        #expect(PathMapper.leadsTo(Array(written.utf8), from: source, to: target, fragment: fragment) == leads)
+    }
+
+    /// Whatever it accepts, a browser resolves to the file: random relative links over a small
+    /// alphabet, checked against URL resolution from the source file's URL.
+    @Test func whatItAcceptsResolvesToTheTargetAndWhatRelativeLinkWritesIsAccepted() throws {
+        let root = try #require(WebURL("http://local.test/"))
+        let pieces = ["a", "b", "..", ".", "c.html", "a.html", "b", "_x", "~y"]
+        var generator = SystemRandomNumberGenerator()
+        var accepted = 0
+        for _ in 0..<4000 {
+            let depth = Int.random(in: 0...3, using: &generator)
+            let source = (0..<depth).map { _ in ["a", "b", "_x"].randomElement(using: &generator)! } + ["s.html"]
+            let count = Int.random(in: 1...5, using: &generator)
+            let written = (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: "/")
+            let sourcePath = source.joined(separator: "/")
+            let sourceURL = try #require(root.resolve(sourcePath))
+            guard let resolved = sourceURL.resolve(written) else { continue }
+            let target = String(resolved.path.dropFirst())
+            guard PathMapper.isSafeRelativePath(target), !written.hasSuffix(".."), !written.hasSuffix(".") else { continue }
+            // Resolution clamps `..` at the root, a file:// copy inside a folder does not.
+            let leads = PathMapper.leadsTo(Array(written.utf8), from: sourcePath, to: target, fragment: nil)
+            if leads { accepted += 1 }
+            let ups = written.split(separator: "/").reduce(into: (depth: depth, above: false)) { state, part in
+                if part == ".." { state.depth -= 1; if state.depth < 0 { state.above = true } }
+                else if part != "." { state.depth += 1 }
+            }
+            #expect(leads == !ups.above, "\(written) from \(sourcePath) → \(target)")
+            let link = PathMapper.relativeLink(from: sourcePath, to: target, fragment: "f")
+            #expect(PathMapper.leadsTo(Array(link.utf8), from: sourcePath, to: target, fragment: "f"), "\(link)")
+            #expect(!PathMapper.leadsTo(Array(written.utf8), from: sourcePath, to: target + "x", fragment: nil))
+        }
+        #expect(accepted > 1000)
+    }
+}
+
 @Suite struct PathMapperUnicodeTests {
     @Test func upperCaseNonASCIIGetsACaseHash() throws {
         let mapper = PathMapper(primaryOrigin: try #require(WebURL("https://site.example/")))

@@ -138,6 +138,11 @@ struct DeferredRewrite: Sendable, Equatable {
             let number = Int(target & ~Self.absoluteBit)
             let fragment = fragments[index]
             if let localPath = localPaths[number] {
+                // Already a working relative link (`../mod/core.html`): left as written.
+                let span = sites[index].span
+                if span.upperBound <= bytes.count, PathMapper.leadsTo(bytes[span], from: documentPath, to: localPath, fragment: fragment) {
+                    return nil
+                }
                 let link: String
                 if let known = relativeLinks[number] {
                     link = known

@@ -7,7 +7,10 @@ import MirrorStore
 ///
 /// For each reference, after resolving it against the document's base URL:
 /// - **mirrored** (the lookup returns a local path): a relative link from the document's own
-///   file to that file, fragment kept (``MirrorStore/PathMapper/relativeLink(from:to:fragment:)``);
+///   file to that file, fragment kept (``MirrorStore/PathMapper/relativeLink(from:to:fragment:)``),
+///   unless the value is a relative link that already leads there (`../mod/core.html` where
+///   `core.html` would do; ``MirrorStore/PathMapper/leadsTo(_:from:to:fragment:)``): that one is
+///   left as written;
 /// - **not mirrored**, http(s): the absolute URL, fragment kept, so the copy never holds a
 ///   relative link to a missing file. A value that is already an absolute `http(s):` URL is
 ///   left byte-for-byte as it is (so its `integrity` attribute survives); relative and
@@ -36,7 +39,7 @@ public enum LinkPlanner {
         var listed = Set<String>()
         for (index, reference) in references.enumerated() where reference.kind != .base {
             guard let target = target(of: reference.value, baseURL: baseURL) else { continue }
-            let (text, external) = replacement(for: target, documentPath: documentPath, localPath: localPath)
+            let (text, external) = replacement(for: target, documentPath: documentPath, localPath: localPath, written: reference.value)
             if let text { plan.replacements[index] = text }
             if let external, listed.insert(external.string).inserted { plan.external.append(external) }
         }
@@ -63,10 +66,12 @@ public enum LinkPlanner {
     ///   - target: from ``target(of:baseURL:)``.
     ///   - documentPath: the document's own path relative to the site folder.
     ///   - localPath: the local path of a mirrored URL (given without fragment), or nil.
+    ///   - written: the value as the document has it, when known: a relative link that already
+    ///     leads to the local copy is left as written (``MirrorStore/PathMapper/leadsTo(_:from:to:fragment:)``).
     /// - Returns: the new text (nil: leave the value as written), and the URL when it is not
     ///   mirrored (for the report).
     public static func replacement(
-        for target: LinkTarget, documentPath: String, localPath: (WebURL) -> String?
+        for target: LinkTarget, documentPath: String, localPath: (WebURL) -> String?, written: String? = nil
     ) -> (text: String?, external: WebURL?) {
         switch target {
         case .invalid:
@@ -74,6 +79,9 @@ public enum LinkPlanner {
         case .url(let resolved, let writtenAbsolute):
             let bare = resolved.withoutFragment
             let local = localPath(bare)
+            if let local, let written, PathMapper.leadsTo(written.utf8, from: documentPath, to: local, fragment: resolved.fragment) {
+                return (nil, nil)
+            }
             let text = Self.text(documentPath: documentPath, localPath: local, url: bare.string, fragment: resolved.fragment,
                                  writtenAbsolute: writtenAbsolute)
             return (text, local == nil ? bare : nil)
