@@ -44,52 +44,69 @@ extension PathMapper {
     ///   - source: the path of the document's file, relative to the site folder.
     ///   - target: the path of the file the reference must lead to.
     ///   - fragment: the resolved URL's fragment (``WebURL/fragment``), or nil.
-    public static func leadsTo<Bytes: Collection<UInt8>>(
-        _ written: Bytes, from source: String, to target: String, fragment: String?
-    ) -> Bool {
-        // The folder the document is in (its path up to its last `/`), then each segment.
-        var path = Array(source.utf8)
-        path.removeSubrange((path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)...)
-        path.reserveCapacity(path.count + written.count)
-        var fragmentBytes: Bytes.SubSequence?
-        var segmentStart = written.startIndex
-        var index = written.startIndex
+    public static func leadsTo(_ written: ArraySlice<UInt8>, from source: String, to target: String, fragment: String?) -> Bool {
+        written.withUnsafeBufferPointer { leadsTo($0, from: source, to: target, fragment: fragment) }
+    }
+
+    /// ``leadsTo(_:from:to:fragment:)`` for a value given as text (a reference's decoded value).
+    public static func leadsTo(_ written: String, from source: String, to target: String, fragment: String?) -> Bool {
+        var written = written
+        return written.withUTF8 { leadsTo($0, from: source, to: target, fragment: fragment) }
+    }
+
+    /// ``leadsTo(_:from:to:fragment:)`` on the bytes. It runs for every reference to a mirrored
+    /// file, so a written file name that differs from the target's is refused first, and the
+    /// resolved path is built in a stack buffer.
+    static func leadsTo(_ written: UnsafeBufferPointer<UInt8>, from source: String, to target: String, fragment: String?) -> Bool {
         guard let first = written.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "#") else { return false }
-        while true {
-            let atEnd = index == written.endIndex
-            let byte = atEnd ? UInt8(ascii: "#") : written[index]
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "#") {
-                let segment = written[segmentStart..<index]
-                let isLast = byte == UInt8(ascii: "#")
-                if segment.isEmpty { return false }
-                let dots = segment.elementsEqual([UInt8(ascii: ".")]) ? 1 : segment.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) ? 2 : 0
-                if isLast {
-                    guard dots == 0 else { return false }  // a folder
-                    path.append(contentsOf: segment)
-                    if !atEnd { fragmentBytes = written[written.index(after: index)...] }
-                    break
+        let hash = written.firstIndex(of: UInt8(ascii: "#")) ?? written.count
+        let nameStart = written[..<hash].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+        var source = source, target = target
+        return target.withUTF8 { target -> Bool in
+            // The quick refusal: the target's file name is the written one.
+            let name = UnsafeBufferPointer(rebasing: written[nameStart..<hash])
+            guard !name.isEmpty, name.count <= target.count,
+                  target.count == name.count || target[target.count - name.count - 1] == UInt8(ascii: "/"),
+                  memcmp(target.baseAddress! + (target.count - name.count), name.baseAddress!, name.count) == 0
+            else { return false }
+            let resolved: Bool = source.withUTF8 { source in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: source.count + hash + 1) { path in
+                    // The folder the document is in (its path up to its last `/`), then each segment.
+                    var length = (source.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 }) ?? 0
+                    for i in 0..<length { path[i] = source[i] }
+                    var segmentStart = 0
+                    for index in 0...hash {
+                        guard index < hash, written[index] != UInt8(ascii: "/") else {
+                            let count = index - segmentStart
+                            if count == 0 { return false }  // `a//b`, `dir/`
+                            let dots = written[segmentStart..<index].allSatisfy { $0 == UInt8(ascii: ".") } && count <= 2 ? count : 0
+                            if index == hash {
+                                guard dots == 0 else { return false }  // a folder
+                                for i in segmentStart..<index { path[length] = written[i]; length += 1 }
+                                break
+                            }
+                            if dots == 2 {
+                                // Up one folder; none left means above the site folder.
+                                guard length > 0 else { return false }
+                                length -= 1
+                                while length > 0, path[length - 1] != UInt8(ascii: "/") { length -= 1 }
+                            } else if dots == 0 {
+                                for i in segmentStart...index { path[length] = written[i]; length += 1 }
+                            }
+                            segmentStart = index + 1
+                            continue
+                        }
+                        if !Self.isPlainInLink(written[index]) { return false }
+                    }
+                    return length == target.count && memcmp(path.baseAddress!, target.baseAddress!, length) == 0
                 }
-                switch dots {
-                case 1: break
-                case 2:
-                    // Up one folder: drop the last `name/`; none left means above the site folder.
-                    guard !path.isEmpty else { return false }
-                    path.removeLast()
-                    while let last = path.last, last != UInt8(ascii: "/") { path.removeLast() }
-                default:
-                    path.append(contentsOf: segment)
-                    path.append(UInt8(ascii: "/"))
-                }
-                segmentStart = written.index(after: index)
-            } else if !Self.isPlainInLink(byte) {
-                return false
             }
-            index = written.index(after: index)
+            guard resolved else { return false }
+            let hasFragment = hash < written.count
+            guard let fragment, !fragment.isEmpty else { return !hasFragment }
+            guard hasFragment else { return false }
+            return UnsafeBufferPointer(rebasing: written[(hash + 1)...]).elementsEqual(encodeFragment(fragment).utf8)
         }
-        guard path.elementsEqual(target.utf8) else { return false }
-        guard let fragment, !fragment.isEmpty else { return fragmentBytes == nil }
-        guard let fragmentBytes else { return false }
-        return fragmentBytes.elementsEqual(encodeFragment(fragment).utf8)
     }
 
     /// The bytes ``leadsTo(_:from:to:fragment:)`` accepts in a path as written: unreserved,

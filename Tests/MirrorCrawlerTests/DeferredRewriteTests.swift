@@ -43,6 +43,7 @@ struct DeferredRewriteTests {
         <svg><use xlink:href="/img/logo.png#icon"/><image href="/img/logo@2x.png"/><a xlink:href="page#svg"><rect/></a></svg>
         <video poster="/img/logo.png" src="/media/v.mp4"></video>
         <a href="page" title="x">same</a>
+        <a href="./../../css/../img/logo.png#top">kept as written</a> <a href="../../img/logo.png#other">fragment</a>
         </body></html>
         """
 
@@ -107,6 +108,10 @@ struct DeferredRewriteTests {
         #expect(text.contains(#"href="about:invalid""#))
         #expect(text.contains(#"<a href="http://[bad">kept</a>"#))
         #expect(text.contains("../../img/a,b.png 3x"))
+        // Links that already lead to the local copy are left as the origin wrote them.
+        #expect(text.contains("<link rel=icon href=../../img/logo.png>"))
+        #expect(text.contains(#"<a href="./../../css/../img/logo.png#top">"#))
+        #expect(text.contains(#"<a href="../../img/logo.png#other">"#))
         #expect(text.contains(#"<a xlink:href="page@.html#svg">"#), "an SVG 1.1 link is rewritten like <a href>")
         // One key per distinct URL, however often it is referenced.
         #expect(Set(rewrite.keys).count == rewrite.keys.count)

@@ -261,7 +261,7 @@ import Testing
         ("#top", "b.html", "b.html", "top", false),
     ] as [(String, String, String, String?, Bool)])
     func leadsTo(written: String, source: String, target: String, fragment: String?, leads: Bool) {
-        #expect(PathMapper.leadsTo(Array(written.utf8), from: source, to: target, fragment: fragment) == leads)
+        #expect(PathMapper.leadsTo(Array(written.utf8)[...], from: source, to: target, fragment: fragment) == leads)
     }
 
     /// Whatever it accepts, a browser resolves to the file: random relative links over a small
@@ -282,7 +282,7 @@ import Testing
             let target = String(resolved.path.dropFirst())
             guard PathMapper.isSafeRelativePath(target), !written.hasSuffix(".."), !written.hasSuffix(".") else { continue }
             // Resolution clamps `..` at the root, a file:// copy inside a folder does not.
-            let leads = PathMapper.leadsTo(Array(written.utf8), from: sourcePath, to: target, fragment: nil)
+            let leads = PathMapper.leadsTo(Array(written.utf8)[...], from: sourcePath, to: target, fragment: nil)
             if leads { accepted += 1 }
             let ups = written.split(separator: "/").reduce(into: (depth: depth, above: false)) { state, part in
                 if part == ".." { state.depth -= 1; if state.depth < 0 { state.above = true } }
@@ -290,8 +290,8 @@ import Testing
             }
             #expect(leads == !ups.above, "\(written) from \(sourcePath) → \(target)")
             let link = PathMapper.relativeLink(from: sourcePath, to: target, fragment: "f")
-            #expect(PathMapper.leadsTo(Array(link.utf8), from: sourcePath, to: target, fragment: "f"), "\(link)")
-            #expect(!PathMapper.leadsTo(Array(written.utf8), from: sourcePath, to: target + "x", fragment: nil))
+            #expect(PathMapper.leadsTo(link, from: sourcePath, to: target, fragment: "f"), "\(link)")
+            #expect(!PathMapper.leadsTo(Array(written.utf8)[...], from: sourcePath, to: target + "x", fragment: nil))
         }
         #expect(accepted > 1000)
     }

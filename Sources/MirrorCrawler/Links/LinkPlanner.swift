@@ -79,7 +79,7 @@ public enum LinkPlanner {
         case .url(let resolved, let writtenAbsolute):
             let bare = resolved.withoutFragment
             let local = localPath(bare)
-            if let local, let written, PathMapper.leadsTo(written.utf8, from: documentPath, to: local, fragment: resolved.fragment) {
+            if let local, let written, PathMapper.leadsTo(written, from: documentPath, to: local, fragment: resolved.fragment) {
                 return (nil, nil)
             }
             let text = Self.text(documentPath: documentPath, localPath: local, url: bare.string, fragment: resolved.fragment,
