@@ -105,7 +105,13 @@ extension PathMapper {
             let hasFragment = hash < written.count
             guard let fragment, !fragment.isEmpty else { return !hasFragment }
             guard hasFragment else { return false }
-            return UnsafeBufferPointer(rebasing: written[(hash + 1)...]).elementsEqual(encodeFragment(fragment).utf8)
+            // As written, the fragment is the resolved one, with nothing for relativeLink to encode.
+            let writtenFragment = UnsafeBufferPointer(rebasing: written[(hash + 1)...])
+            var expected = fragment
+            return expected.withUTF8 { expected in
+                expected.count == writtenFragment.count && !expected.contains(where: Self.mustEncodeInFragment)
+                    && memcmp(expected.baseAddress!, writtenFragment.baseAddress!, expected.count) == 0
+            }
         }
     }
 
@@ -242,7 +248,7 @@ extension PathMapper {
 
     /// Whether ``encodeFragment(_:)`` percent-encodes `byte`.
     @inline(__always)
-    private static func mustEncodeInFragment(_ byte: UInt8) -> Bool {
+    static func mustEncodeInFragment(_ byte: UInt8) -> Bool {
         byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "#") || byte == UInt8(ascii: "\"")
             || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "`")
     }

@@ -236,6 +236,9 @@ import Testing
         ("sqlite3.html", "c3ref/open.html", "c3ref/sqlite3.html", nil, true),
         ("../c3ref/sqlite3.html#x-1", "c3ref/open.html", "c3ref/sqlite3.html", "x-1", true),
         ("img/a.png", "index.html", "img/a.png", nil, true),
+        ("a.html#x%20y", "index.html", "a.html", "x%20y", true),
+        ("a.html#x y", "index.html", "a.html", "x%20y", false),
+        ("a.html#x\"y", "index.html", "a.html", "x\"y", false),  // relativeLink would encode the quote
         ("../_hosts/cdn.example/x.js", "a/b.html", "_hosts/cdn.example/x.js", nil, true),
         // Another file, another fragment, or no fragment where one is expected (and back).
         ("core.html", "en/mod/mod_ssl.html", "en/core.html", nil, false),
