@@ -15,4 +15,14 @@ int CMirrorShims_sync_file_range_write(int fd, long long offset, long long count
 /// given a name later with linkat(2) (O_TMPFILE is a macro Swift does not import).
 int CMirrorShims_open_tmpfile(const char *directory, unsigned int mode);
 
+/// ioctl(2) FS_IOC_GETFLAGS and FS_IOC_SETFLAGS: an open file's inode flags (chattr(1)'s
+/// letters; the request macros are not imported by Swift). -1 with errno (ENOTTY,
+/// EOPNOTSUPP) where the file system keeps no such flags.
+int CMirrorShims_get_inode_flags(int fd, int *flags);
+int CMirrorShims_set_inode_flags(int fd, int flags);
+
+/// FS_TOPDIR_FL, chattr's `T`: the folders made in this one are tops of unrelated trees, which
+/// ext2/3/4's Orlov allocator spreads over the disk.
+int CMirrorShims_topdir_flag(void);
+
 #endif

@@ -30,7 +30,7 @@ extension LimitsConfig {
         if let seconds = try object.optional("headerTimeout")?.duration(positive: true) { headerTimeout = seconds }
         if let rate = try object.optional("minRate")?.size(atLeast: 0) { minRate = rate }
         if let publish = try object.optional("publishPartial")?.bool() { publishPartial = publish }
-        if let node = try object.optional("httpVersion") {
+        if let node = object.optional("httpVersion") {
             guard let version = HTTPVersionPreference(rawValue: try node.string(Self.httpVersionExpected)) else {
                 throw node.invalid(Self.httpVersionExpected)
             }
