@@ -82,7 +82,7 @@ public struct SnapshotStore: Sendable {
     /// root file system): for a few minutes after inodes are freed (a pruned snapshot, a
     /// deleted output), the allocator skips each of them again for every new inode of the same
     /// group, reading the inode table as it goes; CMake's manual (3,900 files) right after the
-    /// previous copy was deleted took 1.98–2.64 s unmarked, 0.92–1.18 s marked (issue #27).
+    /// previous copy was deleted took 1.3–1.9 s unmarked, 0.72–0.78 s marked (issue #27).
     /// Nothing happens where the flag is not kept (other file systems), and a failure is not
     /// an error: it is a placement hint.
     static func markTopOfTrees(_ folder: String) {
