@@ -141,9 +141,15 @@ extension CrawlState {
     // MARK: Records by id
 
     /// Writes `entry` to the manifest under `id` and notes what it has.
-    func record(_ entry: ManifestEntry, id: UInt32) {
+    /// - Parameter carried: `entry` is the previous snapshot's for its URL with a new fetch
+    ///   time and no stale state (``MirrorStore/ManifestRecords/carry(_:id:)``).
+    func record(_ entry: ManifestEntry, id: UInt32, carried: Bool = false) {
         do {
-            try spills.manifest.upsert(entry, id: id)
+            if carried {
+                try spills.manifest.carry(entry, id: id)
+            } else {
+                try spills.manifest.upsert(entry, id: id)
+            }
         } catch {
             abort(error)
         }

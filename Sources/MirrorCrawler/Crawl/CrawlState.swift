@@ -371,7 +371,7 @@ actor CrawlState {
         entry.stale = nil  // checked now
         // The 304 was for this very URL (a redirect is never revalidated), so it is the key.
         let id = item.id ?? frontier.register(item.url).id
-        record(entry, id: id)
+        record(entry, id: id, carried: true)
         if let documentKind, let localPath = previous.localPath, let sha = previous.sha256 {
             spill(Document(url: item.url, localPath: localPath, kind: documentKind, contentType: previous.contentType,
                            sha256: sha, isUnchanged: true, originalOnly: true), id: id)

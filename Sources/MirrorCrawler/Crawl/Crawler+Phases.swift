@@ -36,6 +36,8 @@ extension Crawler {
                 try staging.fileSystem.createDirectory("_mirror/tmp")
                 originals = try OriginalsPack.create(in: staging.fileSystem)
                 spills = try CrawlSpills.create(in: staging.fileSystem)
+                // A revalidated URL's entry is its previous line with a new fetch time.
+                if let previous { spills.manifest.carryLines(from: previous.manifest) }
             } catch {
                 robots?.cancel()
                 throw .store(error)

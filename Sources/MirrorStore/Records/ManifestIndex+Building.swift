@@ -47,7 +47,7 @@ extension ManifestIndex {
         }
         scanner.resolveRedirects()
         return ManifestIndex(relativePath: relativePath, descriptor: descriptor, fixedFields: scanner.decoder.fixedFields,
-                             table: scanner.table)
+                             table: scanner.table, isSorted: scanner.isSorted)
     }
 
     /// One pass over a manifest file, a chunk at a time.
@@ -58,6 +58,12 @@ extension ManifestIndex {
         var table = Table()
         /// Redirects without a file of their own, and the URL each leads to (``resolveRedirects()``).
         var redirects: [(index: Int, target: String)] = []
+        /// Whether every line's URL sorts after the one before, in the order ``ManifestRecords``
+        /// writes (the bytes of ``ManifestRecords/sortKey(of:)``): the manifest files this
+        /// project writes are, a file edited by hand may not be.
+        var isSorted = true
+        /// The previous line's sort key.
+        private var lastKey: String?
 
         init(descriptor: Int32, path: String) {
             self.descriptor = descriptor
@@ -119,6 +125,11 @@ extension ManifestIndex {
             }
             // Locals only: the closure must not touch `self` while `table` changes.
             let descriptor = self.descriptor, path = self.path, fixedFields = decoder.fixedFields, url = entry.url
+            if isSorted {
+                let key = ManifestRecords.sortKey(of: url)
+                if let lastKey, !lastKey.utf8.lexicographicallyPrecedes(key.utf8) { isSorted = false }
+                lastKey = key
+            }
             let kinds = Kinds(status: entry.status, hasLocalPath: entry.localPath != nil, isStale: entry.isStale)
             let pathHash = entry.localPath.map(ManifestIndex.pathHash) ?? 0
             if kinds.contains(.redirect), entry.localPath == nil, let target = entry.firstReference {

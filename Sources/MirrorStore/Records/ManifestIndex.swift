@@ -31,16 +31,21 @@ public final class ManifestIndex: @unchecked Sendable {
     /// file.
     private let fixedFields: Int
     private let table: Table
+    /// Whether ``ManifestRecords/carry(_:id:)`` may copy this file's lines into a new
+    /// manifest: the current format (version 2), every line in the order the new file is
+    /// written in.
+    let linesCanBeCarried: Bool
 
     /// Lines are read back in blocks of this size by ``forEach(_:)``, and the file is read in
     /// chunks of this size when opened.
     static let chunkBytes = 256 * 1024
 
-    init(relativePath: String, descriptor: Int32, fixedFields: Int, table: Table) {
+    init(relativePath: String, descriptor: Int32, fixedFields: Int, table: Table, isSorted: Bool) {
         self.relativePath = relativePath
         self.descriptor = descriptor
         self.fixedFields = fixedFields
         self.table = table
+        linesCanBeCarried = isSorted && fixedFields == Manifest.fixedFieldCount
     }
 
     deinit { _ = close(descriptor) }
@@ -63,6 +68,15 @@ public final class ManifestIndex: @unchecked Sendable {
             if let entry = try? readEntry(index), entry.url == key { return entry }
         }
         return nil
+    }
+
+    /// The number of the line (in file order, from 0) of the only entry whose key has `key`'s
+    /// hash, reading nothing: nil when none has, or when two have (a shared 64-bit hash; the
+    /// caller then does without the number). For a key ``entry(forKey:)`` found, that line is
+    /// the key's own.
+    func onlyLine(forKey key: String) -> Int? {
+        let found = table.candidates(hash: Self.hash(key))
+        return found.count == 1 ? found[0] : nil
     }
 
     /// What an entry is, noted when the index is built, so that a walk over some of them
@@ -129,6 +143,19 @@ public final class ManifestIndex: @unchecked Sendable {
     }
 
     private func forEach(where wanted: (Int) -> Bool, _ body: (ManifestEntry) throws(StoreError) -> Void) throws(StoreError) {
+        try forEachLine(where: wanted) { (index, line) throws(StoreError) in
+            try body(try ManifestDecoder.decodeEntry(line: line, path: relativePath, lineNumber: index + 2, fixedFields: fixedFields))
+        }
+    }
+
+    /// Calls `body` with the bytes of each wanted entry's line (without its `\n`) and its
+    /// number, in file order, read back in blocks of ``chunkBytes``.
+    /// - Throws: `body`'s error; ``StoreError/io(operation:path:errno:)``;
+    ///   ``StoreError/manifestCorrupt(path:line:reason:)`` when the file changed since it was
+    ///   opened.
+    func forEachLine(
+        where wanted: (Int) -> Bool, _ body: (Int, UnsafeBufferPointer<UInt8>) throws(StoreError) -> Void
+    ) throws(StoreError) {
         var block: [UInt8] = []
         var blockStart: UInt64 = 0
         for index in 0..<table.count where wanted(index) {
@@ -140,12 +167,9 @@ public final class ManifestIndex: @unchecked Sendable {
                 guard block.count >= length else { throw changed(index) }
             }
             let start = Int(offset - blockStart)
-            let entry = try block.withUnsafeBufferPointer { (buffer) throws(StoreError) -> ManifestEntry in
-                try ManifestDecoder.decodeEntry(
-                    line: UnsafeBufferPointer(rebasing: buffer[start..<(start + length)]), path: relativePath,
-                    lineNumber: index + 2, fixedFields: fixedFields)
+            try block.withUnsafeBufferPointer { (buffer) throws(StoreError) in
+                try body(index, UnsafeBufferPointer(rebasing: buffer[start..<(start + length)]))
             }
-            try body(entry)
         }
     }
 
