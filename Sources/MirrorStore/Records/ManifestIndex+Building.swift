@@ -62,8 +62,8 @@ extension ManifestIndex {
         /// writes (the bytes of ``ManifestRecords/sortKey(of:)``): the manifest files this
         /// project writes are, a file edited by hand may not be.
         var isSorted = true
-        /// The previous line's sort key.
-        private var lastKey: String?
+        /// The previous line's sort key, as bytes.
+        private var lastKey: [UInt8] = []
 
         init(descriptor: Int32, path: String) {
             self.descriptor = descriptor
@@ -125,11 +125,7 @@ extension ManifestIndex {
             }
             // Locals only: the closure must not touch `self` while `table` changes.
             let descriptor = self.descriptor, path = self.path, fixedFields = decoder.fixedFields, url = entry.url
-            if isSorted {
-                let key = ManifestRecords.sortKey(of: url)
-                if let lastKey, !lastKey.utf8.lexicographicallyPrecedes(key.utf8) { isSorted = false }
-                lastKey = key
-            }
+            if isSorted { noteOrder(of: url, first: table.count == 0) }
             let kinds = Kinds(status: entry.status, hasLocalPath: entry.localPath != nil, isStale: entry.isStale)
             let pathHash = entry.localPath.map(ManifestIndex.pathHash) ?? 0
             if kinds.contains(.redirect), entry.localPath == nil, let target = entry.firstReference {
@@ -142,6 +138,21 @@ extension ManifestIndex {
                 return try ManifestIndex.decode(line, path: path, lineNumber: index + 2, fixedFields: fixedFields).url == url
             }
             guard added else { throw decoder.corrupt("duplicate entry for \(url)") }
+        }
+
+        /// Clears ``isSorted`` unless `url`'s sort key comes after the previous line's (one
+        /// `memcmp`: the generic comparison of two strings' bytes took 0.4 ms for 4,700 lines).
+        private mutating func noteOrder(of url: String, first: Bool) {
+            var key = ManifestRecords.sortKey(of: url)
+            key.withUTF8 { bytes in
+                if !first {
+                    let common = min(bytes.count, lastKey.count)
+                    let order = common == 0 ? 0 : lastKey.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, common) }
+                    if order > 0 || (order == 0 && lastKey.count >= bytes.count) { isSorted = false }
+                }
+                lastKey.removeAll(keepingCapacity: true)
+                lastKey.append(contentsOf: bytes)
+            }
         }
 
         /// Gives each redirect without a file the path fingerprint of the entry it leads to (one
