@@ -34,6 +34,10 @@ actor CrawlState {
         /// Only the original (in the pack, or under ``MirrorStore/SecureFileSystem/rawPath(sha256:)``) is on disk so
         /// far, not the file under ``localPath``: a body received in memory, or a 304.
         var originalOnly = false
+        /// The previous snapshot's rewritten copy is linked under ``localPath`` already (a 304,
+        /// linked while the crawl waited on the network): the rewrite phase keeps it, or
+        /// removes it before writing the document again.
+        var previousCopyLinked = false
     }
 
     /// What the crawl recorded of one URL (by its id), in one byte.
@@ -360,7 +364,9 @@ actor CrawlState {
 
     /// A `304 Not Modified`: the previous snapshot's file was linked into this one. Its stored
     /// references keep the crawl going, so every URL is still revalidated.
-    func revalidated(_ item: FrontierItem, previous: ManifestEntry, documentKind: DocumentKind?) {
+    /// - Parameter copyLinked: the previous snapshot's rewritten copy of this document is linked
+    ///   under its path already (``Document/previousCopyLinked``).
+    func revalidated(_ item: FrontierItem, previous: ManifestEntry, documentKind: DocumentKind?, copyLinked: Bool = false) {
         offer(frontier.unsettledLinks(amongStored: previous.references, from: item), from: item)
         frontier.complete(item, bytes: 0)
         wakeWaiters()
@@ -374,17 +380,17 @@ actor CrawlState {
         record(entry, id: id, carried: true)
         if let documentKind, let localPath = previous.localPath, let sha = previous.sha256 {
             spill(Document(url: item.url, localPath: localPath, kind: documentKind, contentType: previous.contentType,
-                           sha256: sha, isUnchanged: true, originalOnly: true), id: id)
+                           sha256: sha, isUnchanged: true, originalOnly: true, previousCopyLinked: copyLinked), id: id)
         }
     }
 
     /// ``revalidated(_:previous:documentKind:)`` and then ``nextAction(robotsAgent:)``, in one
     /// call (see ``storedThenNext(_:finalURL:localPath:response:links:documentKind:change:rewrite:originalOnly:robotsAgent:)``).
     func revalidatedThenNext(
-        _ item: FrontierItem, previous: ManifestEntry, documentKind: DocumentKind?, robotsAgent: String?
+        _ item: FrontierItem, previous: ManifestEntry, documentKind: DocumentKind?, copyLinked: Bool = false, robotsAgent: String?
     ) async -> FrontierAction {
         callerTakesNext = true
-        revalidated(item, previous: previous, documentKind: documentKind)
+        revalidated(item, previous: previous, documentKind: documentKind, copyLinked: copyLinked)
         callerTakesNext = false
         return await nextAction(robotsAgent: robotsAgent)
     }

@@ -44,6 +44,16 @@ extension Crawler {
                                                                  fileSystem: fileSystem, directories: directories) {
                                 return
                             }
+                            // The previous copy linked during the crawl is not this run's: written anew
+                            // (never into the linked file, which is the previous snapshot's too).
+                            if document.previousCopyLinked {
+                                do throws(StoreError) {
+                                    try fileSystem.unlinkFile(document.localPath)
+                                } catch {
+                                    failures.append((document.localPath, error))
+                                    return
+                                }
+                            }
                             do {
                                 if try DocumentPipeline.rewrite(document, fileSystem: fileSystem, directories: directories,
                                                                 localPath: { lookup.path(ofKey: $0) }, originals: originals) {
@@ -115,6 +125,8 @@ extension Crawler {
                 if previous.pathHash(forKey: url) != paths.pathHash(ofKey: url) { return false }
             }
         }
+        // Linked during the crawl already (``Crawler/linkPrevious(_:url:previous:staging:originals:withRewrittenCopy:)``).
+        if document.previousCopyLinked { return true }
         do {
             try directories.ensure(CreatedDirectories.parent(of: document.localPath), in: fileSystem)
             return try fileSystem.link(document.localPath, from: previous.fileSystem)

@@ -322,23 +322,32 @@ public final class Crawler: Sendable {
         _ item: FrontierItem, entry: ManifestEntry, previous: PreviousSnapshot, state: CrawlState, staging: StagingSnapshot,
         originals: OriginalsPack, robotsAgent: String?
     ) async throws -> FrontierAction? {
-        guard let kind = try linkPrevious(entry, url: item.url, previous: previous, staging: staging, originals: originals)
+        guard let kind = try linkPrevious(entry, url: item.url, previous: previous, staging: staging, originals: originals,
+                                          withRewrittenCopy: true)
         else { return nil }
-        return await state.revalidatedThenNext(item, previous: entry, documentKind: kind.document, robotsAgent: robotsAgent)
+        return await state.revalidatedThenNext(item, previous: entry, documentKind: kind.document, copyLinked: kind.copyLinked,
+                                               robotsAgent: robotsAgent)
     }
 
-    /// What ``linkPrevious(_:url:previous:staging:originals:)`` linked: a document (its original,
-    /// to be rewritten again) or a plain file.
+    /// What ``linkPrevious(_:url:previous:staging:originals:withRewrittenCopy:)`` linked: a
+    /// document (its original, to be rewritten again) or a plain file.
     struct LinkedKind {
         let document: CrawlState.DocumentKind?
+        /// For a document: its previous rewritten copy is linked under its path too.
+        var copyLinked = false
     }
 
     /// Links the previous snapshot's copy of `entry` into the new one: the rewritten file for
     /// plain files, the original bytes for documents (they are rewritten again, since the files
     /// they link to may have changed). Returns nil, with nothing done, when the previous snapshot
     /// no longer has that file.
+    /// - Parameter withRewrittenCopy: for a document, also link the previous rewritten copy under
+    ///   its path, now, while the crawl waits on the network: in an unchanged refresh the rewrite
+    ///   phase keeps it (``reuseRewritten(_:previous:paths:nothingMoved:fileSystem:directories:)``)
+    ///   instead of linking thousands of files after the crawl; otherwise it removes it first.
     func linkPrevious(
-        _ entry: ManifestEntry, url: WebURL, previous: PreviousSnapshot, staging: StagingSnapshot, originals: OriginalsPack
+        _ entry: ManifestEntry, url: WebURL, previous: PreviousSnapshot, staging: StagingSnapshot, originals: OriginalsPack,
+        withRewrittenCopy: Bool = false
     ) throws -> LinkedKind? {
         guard let localPath = entry.localPath else { return nil }
         let type = DocumentType(mediaType: entry.contentType.map(HTTPResponse.mediaType(of:)), path: url.path)
@@ -357,6 +366,11 @@ public final class Crawler: Sendable {
                 try directories.ensure("_mirror/raw", in: staging.fileSystem)
                 guard try staging.fileSystem.link(raw, from: previous.fileSystem) else { return nil }
             }
+            guard withRewrittenCopy else { return LinkedKind(document: kind) }
+            // A copy that cannot be linked is linked or written in the rewrite phase, as before.
+            try directories.ensure(CreatedDirectories.parent(of: localPath), in: staging.fileSystem)
+            let linked = (try? staging.fileSystem.link(localPath, from: previous.fileSystem)) ?? false
+            return LinkedKind(document: kind, copyLinked: linked)
         } else {
             try directories.ensure(CreatedDirectories.parent(of: localPath), in: staging.fileSystem)
             guard try staging.fileSystem.link(localPath, from: previous.fileSystem) else { return nil }
