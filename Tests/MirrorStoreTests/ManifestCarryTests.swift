@@ -135,14 +135,19 @@ import MirrorTestSupport
         try records.carry(again, id: 0)
         #expect(records.count == 1)
         #expect(try records.entry(id: 0) == again)
+        // A refused upsert (the URL is another id's) leaves the carried entry as it was.
+        try records.carry(Self.revalidated(entries[2], at: 5), id: 2)
+        #expect(throws: StoreError.self) { try records.upsert(changed, id: 2) }
+        #expect(try records.entry(id: 2) == Self.revalidated(entries[2], at: 5))
+        try records.upsert(Self.revalidated(entries[2], at: 5), id: 2)
         // The same line carried under one id twice: the later time wins.
         try records.carry(Self.revalidated(entries[1], at: 3), id: 1)
         try records.carry(Self.revalidated(entries[1], at: 4), id: 1)
-        #expect(records.count == 2)
+        #expect(records.count == 3)
         #expect(try records.entry(id: 1) == Self.revalidated(entries[1], at: 4))
         try records.save(to: store, at: "m.tsv")
         #expect(try Manifest.load(from: store, at: "m.tsv").sortedEntries
-            == [again, Self.revalidated(entries[1], at: 4)].sorted { $0.url < $1.url })
+            == [again, Self.revalidated(entries[1], at: 4), Self.revalidated(entries[2], at: 5)].sorted { $0.url < $1.url })
     }
 
     @Test func whatCannotBeCarriedIsUpserted() throws {

@@ -184,14 +184,11 @@ public final class ManifestRecords: @unchecked Sendable {
             try connection.database.execute("BEGIN")
             inTransaction = true
         }
-        var row = index < rows.count ? rows[index] : 0
-        if row & Self.carriedBit != 0 {
-            // Carried until now: the entry becomes a row.
-            carriedAt[Int(row & ~Self.carriedBit)] = .nan
-            rows[index] = 0
-            storedCount -= 1
-            row = 0
-        }
+        let stored = index < rows.count ? rows[index] : 0
+        // Carried until now: the entry becomes a row (the line stops being carried once the
+        // row is in, so that a refused upsert changes nothing).
+        let carriedLine = stored & Self.carriedBit != 0 ? Int(stored & ~Self.carriedBit) : nil
+        let row = carriedLine == nil ? stored : 0
         let statement = row == 0 ? connection.insert : connection.update
         defer { statement.reset() }
         try statement.bind(Self.sortKey(of: entry.url), at: 1)
@@ -206,7 +203,11 @@ public final class ManifestRecords: @unchecked Sendable {
             }
             if index >= rows.count { rows.append(repeating: 0, count: index + 1 - rows.count) }
             rows[index] = number
-            storedCount += 1
+            if let carriedLine {
+                carriedAt[carriedLine] = .nan
+            } else {
+                storedCount += 1
+            }
         }
         uncommittedRows += 1
         if uncommittedRows >= Self.rowsPerTransaction { try commit(connection) }
@@ -236,7 +237,8 @@ public final class ManifestRecords: @unchecked Sendable {
         defer { lock.unlock() }
         let index = Int(id)
         let row = index < rows.count ? rows[index] : 0
-        guard let source, let fetchedAt = entry.fetchedAt, entry.stale == nil, row == 0 || row & Self.carriedBit != 0,
+        guard let source, let fetchedAt = entry.fetchedAt, fetchedAt.timeIntervalSinceReferenceDate.isFinite, entry.stale == nil,
+              row == 0 || row & Self.carriedBit != 0,
               let line = source.onlyLine(forKey: entry.url), carriedAt[line].isNaN || row == Self.carriedBit | UInt32(line)
         else {
             try upsert(entry, id: id)
