@@ -353,7 +353,7 @@ public final class ManifestRecords: @unchecked Sendable {
         var hasRow = try statement.step()
         /// Passes on the rows whose URL sorts before `key` (all of them for nil).
         func rows(before key: UnsafeBufferPointer<UInt8>?) throws(StoreError) {
-            while hasRow, key.map({ statement.blob(at: 0).lexicographicallyPrecedes($0) }) ?? true {
+            while hasRow, key.map({ Self.precedes(statement.blob(at: 0), $0) }) ?? true {
                 try body(statement.blob(at: 1).assumingMemoryBound(to: UInt8.self))
                 hasRow = try statement.step()
             }
@@ -399,22 +399,36 @@ public final class ManifestRecords: @unchecked Sendable {
     /// ``Manifest/appendLine(_:to:)`` writes it) and its `state` field empty, then `\n`.
     /// - Returns: false when the line has fewer fields than version 2 lines have.
     static func appendCarried(_ previous: UnsafeBufferPointer<UInt8>, fetchedAt: Double, to out: inout [UInt8]) -> Bool {
-        // The tabs before and after the `fetchedAt` field (the 9th) and the `state` field (the 11th).
-        var tabs: [Int] = []
-        tabs.reserveCapacity(Manifest.fixedFieldCount)
-        var position = 0
-        while tabs.count < Manifest.fixedFieldCount, position < previous.count {
-            if previous[position] == 0x09 { tabs.append(position) }
-            position += 1
+        // The tabs that end the 8th to the 11th field: before and after `fetchedAt` (the 9th),
+        // before and after `state` (the 11th; the line's end when it has no references).
+        var tabs = 0
+        var ends = (0, 0, 0, previous.count)
+        for position in previous.indices where previous[position] == 0x09 {
+            switch tabs {
+            case 7: ends.0 = position
+            case 8: ends.1 = position
+            case 9: ends.2 = position
+            case 10: ends.3 = position
+            default: break
+            }
+            tabs += 1
+            if tabs > 10 { break }
         }
-        guard tabs.count >= Manifest.fixedFieldCount - 1 else { return false }
-        let stateEnd = tabs.count == Manifest.fixedFieldCount ? tabs[Manifest.fixedFieldCount - 1] : previous.count
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: previous[...tabs[7]]))
+        guard tabs >= Manifest.fixedFieldCount - 1 else { return false }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: previous[...ends.0]))
         out.append(contentsOf: String(fetchedAt).utf8)
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: previous[tabs[8]...tabs[9]]))
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: previous[stateEnd...]))
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: previous[ends.1...ends.2]))
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: previous[ends.3...]))
         out.append(0x0A)
         return true
+    }
+
+    /// Whether `a` sorts before `b`, byte by byte (`memcmp`, then the shorter first): SQLite's
+    /// BINARY collation, the order of the `url` column.
+    static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let common = min(a.count, b.count)
+        let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+        return order < 0 || (order == 0 && a.count < b.count)
     }
 
     /// Closes the connection and deletes the database file. Later calls throw (`count` is 0).
