@@ -140,16 +140,13 @@ extension ManifestIndex {
             guard added else { throw decoder.corrupt("duplicate entry for \(url)") }
         }
 
-        /// Clears ``isSorted`` unless `url`'s sort key comes after the previous line's (one
-        /// `memcmp`: the generic comparison of two strings' bytes took 0.4 ms for 4,700 lines).
+        /// Clears ``isSorted`` unless `url`'s sort key comes after the previous line's
+        /// (``ManifestRecords/precedes(_:_:)``, one `memcmp`: the generic comparison of two
+        /// strings' bytes took 0.4 ms for 4,700 lines).
         private mutating func noteOrder(of url: String, first: Bool) {
             var key = ManifestRecords.sortKey(of: url)
             key.withUTF8 { bytes in
-                if !first {
-                    let common = min(bytes.count, lastKey.count)
-                    let order = common == 0 ? 0 : lastKey.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, common) }
-                    if order > 0 || (order == 0 && lastKey.count >= bytes.count) { isSorted = false }
-                }
+                if !first, !lastKey.withUnsafeBytes({ ManifestRecords.precedes($0, bytes) }) { isSorted = false }
                 lastKey.removeAll(keepingCapacity: true)
                 lastKey.append(contentsOf: bytes)
             }

@@ -174,10 +174,7 @@ public final class ManifestRecords: @unchecked Sendable {
         defer { lock.unlock() }
         let connection = try usable("upsert", changing: true)
         let index = Int(id)
-        guard index < rows.count + Self.largestIdJump else {
-            throw .database(operation: "upsert", path: relativePath, code: SQLITE_RANGE,
-                            message: "id \(id) is far beyond the \(rows.count) ids so far (ids are dense: 0, 1, 2…)")
-        }
+        try checkRange(of: id, operation: "upsert")
         line.removeAll(keepingCapacity: true)
         Manifest.appendLine(entry, to: &line)
         if !inTransaction {
@@ -245,10 +242,7 @@ public final class ManifestRecords: @unchecked Sendable {
             return
         }
         _ = try usable("carry", changing: true)
-        guard index < rows.count + Self.largestIdJump else {
-            throw .database(operation: "carry", path: relativePath, code: SQLITE_RANGE,
-                            message: "id \(id) is far beyond the \(rows.count) ids so far (ids are dense: 0, 1, 2…)")
-        }
+        try checkRange(of: id, operation: "carry")
         if row != 0 {
             carriedAt[Int(row & ~Self.carriedBit)] = .nan
         } else {
@@ -465,6 +459,14 @@ public final class ManifestRecords: @unchecked Sendable {
                             message: "called from inside forEachSorted's body")
         }
         return connection
+    }
+
+    /// Refuses an id ``largestIdJump`` or more beyond the largest so far (`SQLITE_RANGE`).
+    private func checkRange(of id: UInt32, operation: String) throws(StoreError) {
+        guard Int(id) < rows.count + Self.largestIdJump else {
+            throw .database(operation: operation, path: relativePath, code: SQLITE_RANGE,
+                            message: "id \(id) is far beyond the \(rows.count) ids so far (ids are dense: 0, 1, 2…)")
+        }
     }
 
     /// Ends the open transaction, if any.
