@@ -28,12 +28,31 @@ extension SecureFileSystem {
         try Self.createFile(bytes, atPath: absolutePath(relativePath), shownAs: relativePath, replacing: replacing)
     }
 
+    /// ``createFile(_:at:replacing:)`` with the bytes given as pieces, written in order with
+    /// `pwritev(2)` (a rewritten document: runs of its original and the new links, never
+    /// assembled in memory).
+    /// - Parameter pieces: the file's bytes in order; read during the call only.
+    public func createFile(pieces: [UnsafeRawBufferPointer], at relativePath: String, replacing: Bool = false) throws(StoreError) {
+        try Self.createFile(atPath: absolutePath(relativePath), shownAs: relativePath, replacing: replacing) {
+            PositionalIO.write(pieces: pieces, to: $0, at: 0)
+        }
+    }
+
     /// Writes `bytes` under a temporary name beside `relativePath`, then renames it over the
     /// file, so that a reader (a `serve` of this snapshot) never finds the name missing.
     public func replaceFile(_ bytes: [UInt8], at relativePath: String) throws(StoreError) {
+        try replaceFile(at: relativePath) { PositionalIO.write(bytes, to: $0, at: 0) }
+    }
+
+    /// ``replaceFile(_:at:)`` with the bytes given as pieces (``createFile(pieces:at:replacing:)``).
+    public func replaceFile(pieces: [UnsafeRawBufferPointer], at relativePath: String) throws(StoreError) {
+        try replaceFile(at: relativePath) { PositionalIO.write(pieces: pieces, to: $0, at: 0) }
+    }
+
+    private func replaceFile(at relativePath: String, writing: (Int32) -> Int32) throws(StoreError) {
         let target = absolutePath(relativePath)
         let temporary = target + ".rewrite:" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        try Self.createFile(bytes, atPath: temporary, shownAs: relativePath, replacing: false)
+        try Self.createFile(atPath: temporary, shownAs: relativePath, replacing: false, writing: writing)
         if rename(temporary, target) != 0 {
             let code = errno
             unlink(temporary)
@@ -97,15 +116,26 @@ extension SecureFileSystem {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw StoreError.from(errno: errno, operation: "fstat", path: path) }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 { if errno == EINTR { continue }; throw StoreError.from(errno: errno, operation: "read", path: path) }
-            if n == 0 { break }
-            offset += n
+        // Read straight into uninitialised memory: zeroing it first was a pass over every byte
+        // of the largest documents before the copy (issue #27).
+        let size = Int(info.st_size)
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var offset = 0
+            while offset < size, let start = buffer.baseAddress {
+                let n = Glibc.read(descriptor, start + offset, size - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if n == 0 { break }
+                offset += n
+            }
+            initialized = offset
         }
-        return Array(bytes.prefix(offset))
+        if failure != 0 { throw StoreError.from(errno: failure, operation: "read", path: path) }
+        return bytes
     }
 
     /// Creates `path` (which must not exist; no symbolic link followed) with `bytes`, mode 0600;
@@ -119,7 +149,13 @@ extension SecureFileSystem {
     /// files are not offered (another file system, an old kernel, no `/proc`), the file is
     /// created by name as before.
     public static func createFile(_ bytes: [UInt8], atPath path: String, shownAs name: String, replacing: Bool = false) throws(StoreError) {
-        if try createUnnamed(bytes, atPath: path, shownAs: name, replacing: replacing) { return }
+        try createFile(atPath: path, shownAs: name, replacing: replacing) { PositionalIO.write(bytes, to: $0, at: 0) }
+    }
+
+    /// ``createFile(_:atPath:shownAs:replacing:)`` with the bytes written by `writing` (given
+    /// the open file; it returns 0 or the `errno` of the write that failed).
+    private static func createFile(atPath path: String, shownAs name: String, replacing: Bool, writing: (Int32) -> Int32) throws(StoreError) {
+        if try createUnnamed(atPath: path, shownAs: name, replacing: replacing, writing: writing) { return }
         var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor < 0, errno == EEXIST {
             if replacing, unlink(path) == 0 || errno == ENOENT {
@@ -127,7 +163,7 @@ extension SecureFileSystem {
             }
         }
         guard descriptor >= 0 else { throw StoreError.from(errno: errno, operation: "open", path: name) }
-        let failed = PositionalIO.write(bytes, to: descriptor, at: 0)
+        let failed = writing(descriptor)
         if failed != 0 {
             close(descriptor)
             unlink(path)
@@ -142,13 +178,13 @@ extension SecureFileSystem {
 
     /// ``createFile(_:atPath:shownAs:replacing:)`` through an unnamed file; false when the
     /// folder cannot hold one (nothing was created: the caller creates the file by name).
-    private static func createUnnamed(_ bytes: [UInt8], atPath path: String, shownAs name: String, replacing: Bool) throws(StoreError) -> Bool {
+    private static func createUnnamed(atPath path: String, shownAs name: String, replacing: Bool, writing: (Int32) -> Int32) throws(StoreError) -> Bool {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return false }
         let descriptor = CMirrorShims_open_tmpfile(String(path[..<slash]), 0o600)
         guard descriptor >= 0 else { return false }
         var open = true
         defer { if open { close(descriptor) } }
-        let failed = PositionalIO.write(bytes, to: descriptor, at: 0)
+        let failed = writing(descriptor)
         if failed != 0 { throw StoreError.from(errno: failed, operation: "write", path: name) }
         let unnamed = "/proc/self/fd/\(descriptor)"
         var linked = linkat(AT_FDCWD, unnamed, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MirrorStore
+import MirrorTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -104,5 +105,72 @@ import Glibc
         for index in [0, 1, 199, 398, 399] {
             #expect(try store.read("pages/p\(index).html") == bytes(index))
         }
+    }
+}
+
+/// `createFile(pieces:)` and `replaceFile(pieces:)`: a file written from pieces with
+/// `pwritev` holds the pieces joined, however many there are (issue #27).
+@Suite struct PiecewiseFileCreationTests {
+    /// `count` pieces of varied lengths (some empty).
+    private func pieces(_ count: Int, seed: UInt64) -> [[UInt8]] {
+        var generator = SplitMix64(seed: seed)
+        return (0..<count).map { index in
+            let length = index % 7 == 3 ? 0 : Int.random(in: 1...300, using: &generator)
+            return (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        }
+    }
+
+    private func write(_ parts: [[UInt8]], to store: SecureFileSystem, at path: String, replacing: Bool = false) throws {
+        var buffers: [UnsafeMutableRawBufferPointer] = []
+        defer { buffers.forEach { $0.deallocate() } }
+        for part in parts {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: part.count, alignment: 1)
+            buffer.copyBytes(from: part)
+            buffers.append(buffer)
+        }
+        let views = buffers.map { UnsafeRawBufferPointer($0) }
+        if replacing { try store.replaceFile(pieces: views, at: path) } else { try store.createFile(pieces: views, at: path) }
+    }
+
+    @Test(arguments: [0, 1, 2, 1_023, 1_024, 1_025, 5_000])
+    func thePiecesJoinedAndNothingElse(count: Int) throws {
+        let folder = try TemporaryFolder()
+        let store = try SecureFileSystem(root: folder.path, syncEachFile: false)
+        let parts = pieces(count, seed: UInt64(count) + 7)
+        try write(parts, to: store, at: "page.html")
+        #expect(try store.read("page.html") == parts.flatMap { $0 })
+        #expect(permissionBits(folder.path + "/page.html") == 0o600)
+        #expect(folder.allEntries() == ["page.html"])
+    }
+
+    @Test func anExistingFileIsKeptUnlessReplaced() throws {
+        let folder = try TemporaryFolder()
+        let store = try SecureFileSystem(root: folder.path, syncEachFile: false)
+        try store.createFile(Array("first".utf8), at: "a.html")
+        do {
+            try write([Array("sec".utf8), Array("ond".utf8)], to: store, at: "a.html")
+            Issue.record("a second file of the same name was created")
+        } catch let error as StoreError {
+            guard case .io(_, _, EEXIST) = error else { Issue.record("unexpected error \(error)"); return }
+        }
+        #expect(try store.read("a.html") == Array("first".utf8))
+        let parts = pieces(2_000, seed: 99)
+        try write(parts, to: store, at: "a.html", replacing: true)
+        #expect(try store.read("a.html") == parts.flatMap { $0 })
+        #expect(folder.allEntries() == ["a.html"])
+    }
+
+    /// A descriptor that cannot be written: the `errno` of the failed `pwritev` comes back.
+    @Test func aFailedWriteReportsItsError() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/read-only"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
+        let descriptor = open(path, O_RDONLY)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        let bytes: [UInt8] = Array(repeating: 7, count: 10)
+        let code = bytes.withUnsafeBytes { PositionalIO.write(pieces: [$0, $0], to: descriptor, at: 0) }
+        #expect(code == EBADF)
+        #expect(PositionalIO.write(pieces: [], to: descriptor, at: 0) == 0)
     }
 }

@@ -120,19 +120,24 @@ struct DeferredRewrite: Sendable, Equatable {
         self.keys = keys
     }
 
-    /// The rewritten document.
+    /// The rewritten document, assembled (``splice(_:documentPath:localPaths:)``).
+    func rewrite(_ bytes: [UInt8], documentPath: String, localPaths: [String?]) throws(DocumentError) -> [UInt8]? {
+        try splice(bytes, documentPath: documentPath, localPaths: localPaths)?.assembled()
+    }
+
+    /// The rewritten document, as the original and its edits.
     /// - Parameters:
     ///   - bytes: the stored original (``length`` bytes).
     ///   - documentPath: the document's path relative to the site folder.
     ///   - localPaths: per number in ``keys``, the local path of a mirrored URL, or nil.
     /// - Returns: nil when `bytes` are not the ones that were parsed.
     /// - Throws: ``MirrorDocument/DocumentError`` only if the sites do not belong to `bytes`.
-    func rewrite(_ bytes: [UInt8], documentPath: String, localPaths: [String?]) throws(DocumentError) -> [UInt8]? {
+    func splice(_ bytes: [UInt8], documentPath: String, localPaths: [String?]) throws(DocumentError) -> SplicedDocument? {
         guard bytes.count == length, localPaths.count == keys.count else { return nil }
         // A document links the same file many times (navigation, the anchors of one page): its
         // relative link is computed once, and each reference adds its own fragment.
         var relativeLinks: [Int: String] = [:]
-        return try ReferenceRewriter.rewrite(bytes, sites: sites, deleting: deletions, charset: charset) { index in
+        return try ReferenceRewriter.splice(bytes, sites: sites, deleting: deletions, charset: charset) { index in
             let target = targets[index]
             if target == Self.invalid { return "about:invalid" }
             let number = Int(target & ~Self.absoluteBit)

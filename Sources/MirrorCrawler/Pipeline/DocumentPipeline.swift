@@ -142,20 +142,22 @@ enum DocumentPipeline {
             exists = try !document.originalOnly && fileSystem.link(document.localPath, as: raw)
             bytes = try SecureFileSystem.readFile(atPath: fileSystem.absolutePath(raw))
         }
-        let output: [UInt8]
+        let output: SplicedDocument
         if let deferred = document.deferred,
-           let rewritten = try deferred.rewrite(bytes, documentPath: document.localPath, localPaths: deferred.keys.map(localPath)) {
-            output = rewritten
+           let spliced = try deferred.splice(bytes, documentPath: document.localPath, localPaths: deferred.keys.map(localPath)) {
+            output = spliced
         } else {
-            output = try rewriteParsing(document, bytes: bytes, localPath: localPath)
+            output = try spliceParsing(document, bytes: bytes, localPath: localPath)
         }
+        // The edits may change nothing, and a parse of a UTF-16 document edits its UTF-8 form.
+        let unchanged = !output.changesSource && same(output.source, bytes)
         if !exists { try directories.ensure(CreatedDirectories.parent(of: document.localPath), in: fileSystem) }
         if packed != nil {
             // No file under either name yet: the document's file is created, changed or not.
-            try fileSystem.createFile(output, at: document.localPath)
-            return !same(output, bytes)
+            try write(output, to: document.localPath, in: fileSystem, replacing: false)
+            return !unchanged
         }
-        if same(output, bytes) {
+        if unchanged {
             if !exists, try !fileSystem.link(raw, as: document.localPath) {
                 throw StoreError.from(errno: ENOENT, operation: "link", path: raw)
             }
@@ -164,15 +166,28 @@ enum DocumentPipeline {
         if !replaceAtomically {
             if exists { try fileSystem.unlinkFile(document.localPath) }
             do {
-                try fileSystem.createFile(output, at: document.localPath)
+                try write(output, to: document.localPath, in: fileSystem, replacing: false)
             } catch {
                 _ = try? fileSystem.link(raw, as: document.localPath)  // the original stays in place
                 throw error
             }
             return true
         }
-        try fileSystem.replaceFile(output, at: document.localPath)
+        try write(output, to: document.localPath, in: fileSystem, replacing: true)
         return true
+    }
+
+    /// Writes a rewritten document from its pieces: the original's runs and the new links go
+    /// to the file as they are (``SplicedDocument``). `replacing`: renamed over the file in place.
+    private static func write(_ document: SplicedDocument, to path: String, in fileSystem: SecureFileSystem,
+                              replacing: Bool) throws(StoreError) {
+        try document.withPieces { (pieces) throws(StoreError) in
+            if replacing {
+                try fileSystem.replaceFile(pieces: pieces, at: path)
+            } else {
+                try fileSystem.createFile(pieces: pieces, at: path)
+            }
+        }
     }
 
     /// Whether two documents are byte for byte the same (one `memcmp`; `==` on arrays of bytes
@@ -187,8 +202,8 @@ enum DocumentPipeline {
         }
     }
 
-    /// The rewritten bytes of a document without a ``DeferredRewrite``: it is parsed again.
-    private static func rewriteParsing(_ document: CrawlState.Document, bytes: [UInt8], localPath: (String) -> String?) throws -> [UInt8] {
+    /// The rewrite of a document without a ``DeferredRewrite``: it is parsed again.
+    private static func spliceParsing(_ document: CrawlState.Document, bytes: [UInt8], localPath: (String) -> String?) throws -> SplicedDocument {
         switch document.kind {
         case .html:
             let extraction = try HTMLExtractor.extract(bytes, contentType: document.contentType)
@@ -196,7 +211,7 @@ enum DocumentPipeline {
             let plan = LinkPlanner.plan(
                 references: extraction.references, documentPath: document.localPath, baseURL: base, localPath: { localPath($0.withoutFragment.string) })
             let replacements = replacementTable(extraction.references, plan)
-            return try ReferenceRewriter.rewrite(
+            return try ReferenceRewriter.splice(
                 extraction, options: .init(dropIntegrityOfRewritten: true, neutraliseBase: true)
             ) { replacements[$0] }
         case .css:
@@ -204,7 +219,7 @@ enum DocumentPipeline {
             let plan = LinkPlanner.plan(
                 references: references, documentPath: document.localPath, baseURL: document.url, localPath: { localPath($0.withoutFragment.string) })
             let replacements = replacementTable(references, plan)
-            return try ReferenceRewriter.rewriteCSS(bytes) { replacements[$0] }
+            return try ReferenceRewriter.spliceCSS(bytes) { replacements[$0] }
         }
     }
 

@@ -8,7 +8,7 @@
 /// Either way replacements and deletions are sorted by start (the longer first at one start),
 /// each deleted span once, and edits inside a deleted span dropped (a `<base href>` that is
 /// also remapped).
-struct EditPlan {
+struct EditPlan: Sendable {
     /// The escaped replacement URLs, one after another.
     private(set) var arena: [UInt8] = []
     /// Each edit's span in the source and its bytes in ``arena``.
@@ -64,6 +64,12 @@ struct EditPlan {
     /// The edits as ``Rewrite`` values, one array each.
     var rewrites: [Rewrite] {
         edits.map { Rewrite(span: $0.span, replacement: Array(arena[$0.bytes])) }
+    }
+
+    /// `source` with the edits, not assembled (``SplicedDocument``).
+    /// - Throws: ``DocumentError`` when an edit lies outside `source`.
+    func splice(_ source: [UInt8]) throws(DocumentError) -> SplicedDocument {
+        try SplicedDocument(source: source, plan: self)
     }
 
     /// `source` with the edits applied (``SpliceRewriter/apply(_:to:)``).

@@ -71,6 +71,16 @@ public enum ReferenceRewriter {
                      dropIntegrityOfRewritten: dropIntegrityOfRewritten, replacement: replacement).apply(to: source)
     }
 
+    /// ``rewrite(_:sites:deleting:charset:dropIntegrityOfRewritten:replacement:)``, not
+    /// assembled: the source and its edits, for a file writer (``SplicedDocument``).
+    public static func splice(
+        _ source: [UInt8], sites: [ReferenceSite], deleting deletions: [Range<Int>], charset: Charset = .utf8,
+        dropIntegrityOfRewritten: Bool = true, replacement: (Int) -> String?
+    ) throws(DocumentError) -> SplicedDocument {
+        try EditPlan(sites: sites, source: source, deletions: deletions, charset: charset,
+                     dropIntegrityOfRewritten: dropIntegrityOfRewritten, replacement: replacement).splice(source)
+    }
+
     /// Rewrites an HTML document.
     ///
     /// - Parameters:
@@ -83,9 +93,17 @@ public enum ReferenceRewriter {
     public static func rewrite(
         _ extraction: HTMLExtraction, options: Options = Options(), replacement: (Reference) -> String?
     ) throws(DocumentError) -> [UInt8] {
+        try splice(extraction, options: options, replacement: replacement).assembled()
+    }
+
+    /// ``rewrite(_:options:replacement:)``, not assembled: the extraction's
+    /// ``HTMLExtraction/source`` and its edits, for a file writer (``SplicedDocument``).
+    public static func splice(
+        _ extraction: HTMLExtraction, options: Options = Options(), replacement: (Reference) -> String?
+    ) throws(DocumentError) -> SplicedDocument {
         let charset: Charset = extraction.isTranscoded ? .utf8 : extraction.charset
         return try EditPlan(references: extraction.references, charset: charset, options: options, replacement: replacement)
-            .apply(to: extraction.source)
+            .splice(extraction.source)
     }
 
     /// Rewrites a CSS file.
@@ -99,7 +117,14 @@ public enum ReferenceRewriter {
     public static func rewriteCSS(
         _ css: [UInt8], charset: Charset = .utf8, replacement: (Reference) -> String?
     ) throws(DocumentError) -> [UInt8] {
+        try spliceCSS(css, charset: charset, replacement: replacement).assembled()
+    }
+
+    /// ``rewriteCSS(_:charset:replacement:)``, not assembled (``SplicedDocument``).
+    public static func spliceCSS(
+        _ css: [UInt8], charset: Charset = .utf8, replacement: (Reference) -> String?
+    ) throws(DocumentError) -> SplicedDocument {
         let references = CSSExtractor.extract(css, charset: charset)
-        return try EditPlan(references: references, charset: charset, options: Options(), replacement: replacement).apply(to: css)
+        return try EditPlan(references: references, charset: charset, options: Options(), replacement: replacement).splice(css)
     }
 }

@@ -32,19 +32,7 @@ public enum SpliceRewriter {
     static func apply<Replacement: Collection<UInt8>>(
         count: Int, span: (Int) -> Range<Int>, replacement: (Int) -> Replacement, to bytes: [UInt8]
     ) throws(DocumentError) -> [UInt8] {
-        var previous: Range<Int>?
-        var growth = 0
-        for index in 0..<count {
-            let edit = span(index)
-            guard edit.lowerBound >= 0, edit.upperBound <= bytes.count else {
-                throw .editOutOfBounds(span: edit, documentLength: bytes.count)
-            }
-            if let previous, edit.lowerBound < previous.upperBound || (edit.lowerBound == previous.lowerBound && !previous.isEmpty) {
-                throw .overlappingEdits(first: previous, second: edit)
-            }
-            previous = edit
-            growth += replacement(index).count - edit.count
-        }
+        let growth = try validate(count: count, span: span, replacement: replacement, length: bytes.count)
         // No edit: the same array, not a copy (most documents of a site whose links are
         // already relative keep every byte).
         if count == 0 { return bytes }
@@ -59,5 +47,28 @@ public enum SpliceRewriter {
         }
         out.append(contentsOf: bytes[cursor...])
         return out
+    }
+
+    /// Checks that the edits lie inside a document of `length` bytes, sorted and without
+    /// overlap (two insertions at one place are refused too).
+    /// - Returns: how many bytes longer the edited document is (negative: shorter).
+    /// - Throws: `DocumentError.editOutOfBounds`, `DocumentError.overlappingEdits`.
+    static func validate<Replacement: Collection<UInt8>>(
+        count: Int, span: (Int) -> Range<Int>, replacement: (Int) -> Replacement, length: Int
+    ) throws(DocumentError) -> Int {
+        var previous: Range<Int>?
+        var growth = 0
+        for index in 0..<count {
+            let edit = span(index)
+            guard edit.lowerBound >= 0, edit.upperBound <= length else {
+                throw .editOutOfBounds(span: edit, documentLength: length)
+            }
+            if let previous, edit.lowerBound < previous.upperBound || (edit.lowerBound == previous.lowerBound && !previous.isEmpty) {
+                throw .overlappingEdits(first: previous, second: edit)
+            }
+            previous = edit
+            growth += replacement(index).count - edit.count
+        }
+        return growth
     }
 }
