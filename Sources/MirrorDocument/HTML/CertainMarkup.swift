@@ -22,9 +22,9 @@ import Darwin
 /// and a value quoted with `"` or `'` or running to a blank or `>`), and any other `<` is
 /// text. After `<script>` or `<style>` (not `/>`), raw text runs to the first `</script` or
 /// `</style` in any case. Whatever falls outside these well-formed shapes (a bogus attribute,
-/// a quote never closed, a doctype in the middle, raw text starting with `<`, a name of 100
-/// bytes) makes the reading uncertain (``next(at:)`` returns nil), and such a document is
-/// compacted by the context-free rules alone.
+/// a quote never closed, a doctype in the middle, raw text starting with `</` or `<` and a
+/// name, a name of 100 bytes) makes the reading uncertain (``next(at:)`` returns nil), and
+/// such a document is compacted by the context-free rules alone.
 ///
 /// Leaving start and end tags out changes only libxml2's stack of open elements. Within
 /// certain constructs that stack decides nothing the collector sees but whether a start tag
@@ -263,8 +263,10 @@ struct CertainMarkup {
             return .element(Element(start: i, tagEnd: tagEnd, closing: nil, end: tagEnd, needed: needed,
                                     isDocumentElement: isDocumentElement, isBody: isBody))
         }
-        // Raw text. At its very start libxml2 first tries `</…` as an end tag and `<x` against
-        // the auto-close table: only an immediate closing tag is certain there.
+        // Raw text. At its very start libxml2 first tries `</…` as an end tag and `<x` (a
+        // letter, `_` or `:`) against the auto-close table: of those, only an immediate closing
+        // tag is certain there. Any other `<` (`<!--//--><![CDATA[` opening Apache's scripts)
+        // goes straight to the raw text, like any other byte.
         var k = tagEnd
         while true {
             guard let lt = find(0x3C, from: k) else { return nil }
@@ -277,7 +279,7 @@ struct CertainMarkup {
                 return .element(Element(start: i, tagEnd: tagEnd, closing: lt, end: gt + 1, needed: needed,
                                         isDocumentElement: false, isBody: false))
             }
-            if lt == tagEnd { return nil }
+            if lt == tagEnd, lt + 1 < n, bytes[lt + 1] == 0x2F || Self.isNameStart(bytes[lt + 1]) { return nil }
             k = lt + 1
         }
     }
