@@ -94,6 +94,20 @@ import MirrorTestSupport
         #expect(full.map(\.value) == ["mod/core.html", "../de/"])
     }
 
+    /// Before the body, each script's and style's raw text is one filler (a stylesheet's `-`,
+    /// `!` and `>` would otherwise all stay), with the references of the head still found.
+    @Test func rawTextBeforeTheBodyIsOneFiller() throws {
+        let css = String(repeating: "div.nav > a:not(.x) { margin: -1px !important; } ", count: 40)
+        let html = "<!DOCTYPE html><html><head><title>t</title><style>" + css + "a { background: url(h.png) }</style>"
+            + #"<script>if (a </b) { x = "-->"; }</script><link rel=stylesheet href="s.css"></head><body><a href="x.html">x</a></body></html>"#
+        let out = compact(html)
+        #expect(out.count < 200, "\(out)")
+        #expect(out.contains("<style>x</style>") && out.contains("<script>x</script>"))
+        let (full, compacted) = try sameReferences(html)
+        #expect(compacted == full)
+        #expect(full.map(\.value) == ["h.png", "s.css", "x.html"])
+    }
+
     @Test func findsTheBodyAfterAProlog() throws {
         let html = #"<?xml version="1.0"?> <!-- c --> <!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "x>y.dtd"><html><head><title>t</title><script>if (a</b) {}</script></head><body class="b">"#
         let end = Array(html.utf8).withUnsafeBufferPointer { CertainMarkup(bytes: $0).bodyEnd() }
@@ -188,7 +202,9 @@ import MirrorTestSupport
     /// references as the full proxy, and most documents are skimmed.
     @Test func findsTheSameReferencesInRandomDocumentsWithABody() throws {
         let prologs = ["", "<!DOCTYPE html>", "<?xml version=\"1.0\"?>\n<!DOCTYPE html PUBLIC \"-//x//\" \"a.dtd\">",
-                       "<!-- c --> ", "<html lang=en>", "<html><head><title>t</title><style>b{}</style></head>"]
+                       "<!-- c --> ", "<html lang=en>", "<html><head><title>t</title><style>b{}</style></head>",
+                       "<head><style>a>b{c:url(h.png) !important} --> <!-- ]]></style><script>if (a</b) {}</script><link href=l.css rel=stylesheet></head>",
+                       "<head><script><!--//--><![CDATA[//><!--\nx('<a href=\"s.html\">')//--><!]]></script><style>@import 'i.css';</style></head>"]
         let pieces = [
             "<a href=\"", "<img src='", "<a href=", "\"", "'", ">", "<", "</", "<!--", "-->", "--!>", "--", "-", "!", "?>",
             "<?", "<?pi x?>", "<![CDATA[", "]]>", "<script>", "</script>", "<SCRIPT src=s.js>", "</scripts>", "<style>",

@@ -84,11 +84,30 @@ struct CompactProxy {
         fillers: inout [Int32], removed: inout [Int32]
     ) -> Int? {
         let markup = CertainMarkup(bytes: proxy)
-        guard let body = markup.bodyEnd() else { return nil }
+        var rawTexts: [Range<Int>] = []
+        guard let body = markup.bodyEnd(rawTexts: &rawTexts) else { return nil }
         let n = proxy.count
         var o = 0
         var totalRemoved = 0
-        compactRange(proxy, 0..<body, into: out, at: &o, classes: classes, fillers: &fillers, removed: &removed,
+        // Up to the body, the context-free rules, but each script's and style's raw text as one
+        // filler: libxml2 reads raw text to its closing tag whatever it holds, and the
+        // context-free rules keep every `-`, `!` and `>` of a stylesheet (Git's pages hold
+        // 16 KB of CSS in their head, which then made up most of what libxml2 parsed).
+        var from = 0
+        for raw in rawTexts {
+            compactRange(proxy, from..<raw.lowerBound, into: out, at: &o, classes: classes, fillers: &fillers, removed: &removed,
+                         totalRemoved: &totalRemoved)
+            if raw.count >= 2 {
+                out[o] = 0x78; o += 1
+                totalRemoved += raw.count - 1
+                fillers.append(Int32(truncatingIfNeeded: o - 1))
+                removed.append(Int32(truncatingIfNeeded: totalRemoved))
+            } else {
+                out[o] = proxy[raw.lowerBound]; o += 1
+            }
+            from = raw.upperBound
+        }
+        compactRange(proxy, from..<body, into: out, at: &o, classes: classes, fillers: &fillers, removed: &removed,
                      totalRemoved: &totalRemoved)
         var values: [Range<Int>] = []
         var i = body
