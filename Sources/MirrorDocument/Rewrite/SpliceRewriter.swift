@@ -33,6 +33,14 @@ public enum SpliceRewriter {
         count: Int, span: (Int) -> Range<Int>, replacement: (Int) -> Replacement, to bytes: [UInt8]
     ) throws(DocumentError) -> [UInt8] {
         let growth = try validate(count: count, span: span, replacement: replacement, length: bytes.count)
+        return assemble(count: count, span: span, replacement: replacement, to: bytes, growth: growth)
+    }
+
+    /// ``apply(count:span:replacement:to:)`` for edits already validated, which grow the
+    /// document by `growth` bytes.
+    static func assemble<Replacement: Collection<UInt8>>(
+        count: Int, span: (Int) -> Range<Int>, replacement: (Int) -> Replacement, to bytes: [UInt8], growth: Int
+    ) -> [UInt8] {
         // No edit: the same array, not a copy (most documents of a site whose links are
         // already relative keep every byte).
         if count == 0 { return bytes }

@@ -35,8 +35,10 @@ public struct SplicedDocument: Sendable {
 
     /// The edited document in one array (``source`` itself when there is no edit).
     public func assembled() -> [UInt8] {
-        // Validated in `init`: the splice cannot fail.
-        (try? plan.apply(to: source)) ?? source
+        let edits = plan.edits
+        let arena = plan.arena
+        return SpliceRewriter.assemble(count: edits.count, span: { edits[$0].span }, replacement: { arena[edits[$0].bytes] },
+                                       to: source, growth: count - source.count)
     }
 
     /// Calls `body` with the edited document as pieces in order: runs of ``source`` and new
