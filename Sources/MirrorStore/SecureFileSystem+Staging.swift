@@ -116,26 +116,12 @@ extension SecureFileSystem {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw StoreError.from(errno: errno, operation: "fstat", path: path) }
-        // Read straight into uninitialised memory: zeroing it first was a pass over every byte
-        // of the largest documents before the copy (issue #27).
-        let size = Int(info.st_size)
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var offset = 0
-            while offset < size, let start = buffer.baseAddress {
-                let n = Glibc.read(descriptor, start + offset, size - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    break
-                }
-                if n == 0 { break }
-                offset += n
-            }
-            initialized = offset
+        // Read straight into uninitialised memory (zeroing it first was a pass over every byte
+        // of the largest documents before the copy, issue #27).
+        switch PositionalIO.read(from: descriptor, at: 0, count: Int(info.st_size)) {
+        case .success(let bytes): return bytes
+        case .failure(let failure): throw StoreError.from(errno: failure.errno, operation: "read", path: path)
         }
-        if failure != 0 { throw StoreError.from(errno: failure, operation: "read", path: path) }
-        return bytes
     }
 
     /// Creates `path` (which must not exist; no symbolic link followed) with `bytes`, mode 0600;
