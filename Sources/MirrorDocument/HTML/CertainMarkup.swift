@@ -74,16 +74,12 @@ struct CertainMarkup {
     /// certainty; nil otherwise (no body, or something uncertain before it).
     func bodyEnd() -> Int? {
         var rawTexts: [Range<Int>] = []
-        return bodyEnd(rawTexts: &rawTexts, recording: false)
+        return bodyEnd(rawTexts: &rawTexts)
     }
 
     /// ``bodyEnd()``, and the raw text of each `<script>` and `<style>` before the body (the
     /// bytes between its start tag and its closing tag), in document order.
     func bodyEnd(rawTexts: inout [Range<Int>]) -> Int? {
-        bodyEnd(rawTexts: &rawTexts, recording: true)
-    }
-
-    private func bodyEnd(rawTexts: inout [Range<Int>], recording: Bool) -> Int? {
         let n = bytes.count
         var i = skipBlanks(0)
         // The prolog: comments and processing instructions, then perhaps a doctype.
@@ -103,7 +99,7 @@ struct CertainMarkup {
             case .text(let end, _), .markup(let end): i = end
             case .element(let element):
                 if element.isBody { return element.tagEnd }
-                if recording, let closing = element.closing, closing > element.tagEnd { rawTexts.append(element.tagEnd..<closing) }
+                if let closing = element.closing, closing > element.tagEnd { rawTexts.append(element.tagEnd..<closing) }
                 i = element.end
             }
         }

@@ -30,7 +30,9 @@
 /// After the `<body>` of a document whose every construct ``CertainMarkup`` reads with
 /// certainty, a third rule replaces both: everything between two tags the collector needs
 /// becomes one filler byte (`x`, or a space for blank text), and those tags keep only their
-/// quoted values collapsed. libxml2 then parses about a tenth of a documentation page.
+/// quoted values collapsed. libxml2 then parses about a tenth of a documentation page. Before
+/// the `<body>` of such a document, each `<script>`'s and `<style>`'s raw text becomes one
+/// filler too (the context-free rules would keep every `-`, `!` and `>` of a stylesheet).
 ///
 /// The extractor still locates and lexes tags in the full proxy; only libxml2's offsets pass
 /// through ``originalOffset(_:)``.
