@@ -139,7 +139,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fileSystem.absolutePath(OriginalsPack.packPath + ".previous")))
     }
 
-    /// The table keeps a prefix of each digest; the whole digests of what is copied over come
+    /// The table keeps a fingerprint of each digest; the whole digests of what is copied over come
     /// from the previous index file. If that file changed since the pack was opened, the copy
     /// fails instead of writing an index of other digests; a published pack takes no appends.
     @Test func copyingReadsWholeDigestsFromThePreviousIndex() throws {
@@ -176,6 +176,7 @@ import Testing
         #expect(OriginalsPack.open(in: fileSystem) != nil)
         let good = try fileSystem.read(OriginalsPack.indexPath)
         let sha = SHA256Digest.hex(Self.original(1))
+        let other = SHA256Digest.hex(Self.original(2))
         let damaged: [String] = [
             "",
             "something else\t1\n",
@@ -184,6 +185,10 @@ import Testing
             "mtls-mirror-originals\t1\n\(sha)\t-1\t3\n",
             "mtls-mirror-originals\t1\nXYZ\t0\t3\n",
             "mtls-mirror-originals\t1\n\(sha.uppercased())\t0\t3\n",
+            // Originals that do not follow each other: a gap, an overlap, one listed twice.
+            "mtls-mirror-originals\t1\n\(sha)\t1\t2\n",
+            "mtls-mirror-originals\t1\n\(sha)\t0\t2\n\(other)\t1\t1\n",
+            "mtls-mirror-originals\t1\n\(sha)\t0\t1\n\(sha)\t1\t1\n",
         ]
         for text in damaged {
             try fileSystem.write(Array(text.utf8), to: OriginalsPack.indexPath)

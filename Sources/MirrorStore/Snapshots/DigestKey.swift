@@ -49,14 +49,14 @@ struct DigestKey: Hashable, Sendable {
         hasher.combine(words.1)
     }
 
-    /// The first 128 bits, which the pack's table keeps (``DigestTable``).
-    struct Prefix: Equatable, Sendable {
-        let high: UInt64
-        let low: UInt64
-
-        /// Bits for a table slot: a SHA-256 is uniformly distributed already.
-        var slotHash: Int { Int(truncatingIfNeeded: high ^ low) }
+    /// A 64-bit fingerprint of all 256 bits, which the pack's table keeps (``DigestTable``):
+    /// a SipHash whose seed is random for each process, so it is never stored.
+    var fingerprint: UInt64 {
+        var hasher = Hasher()
+        hasher.combine(words.0)
+        hasher.combine(words.1)
+        hasher.combine(words.2)
+        hasher.combine(words.3)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
     }
-
-    var prefix: Prefix { Prefix(high: words.0, low: words.1) }
 }

@@ -1,57 +1,83 @@
 import MirrorCore
 
-/// The ``OriginalsPack``'s index in memory: per original, the first 128 bits of its SHA-256
-/// (``DigestKey/prefix``), offset and length, in ``MirrorCore/ChunkedArray``s, found through an
-/// open-addressing table of 32-bit slots at most 3/4 full: about 36 bytes an original, where
-/// whole digests took about 53 and a dictionary of hex strings about 150 (issue #27: a refresh
-/// of 100,000 pages holds two of these). The whole digests are in the pack's index file, which
-/// is written as originals are added. Two different documents share a 128-bit prefix with a
-/// probability of about n²/2¹²⁹, and a pair that does takes about 2⁶⁴ SHA-256 computations to
-/// find. Entries stay in the order they were added, which is the pack's order.
+/// The ``OriginalsPack``'s index in memory: per original, a 64-bit fingerprint of its SHA-256
+/// and its length, in ``MirrorCore/ChunkedArray``s, found through an open-addressing table of
+/// 32-bit slots at most 3/4 full; offsets are not kept, because the originals lie in the pack
+/// one after the other in the table's order: the table keeps the offset of every 64th one and
+/// adds the lengths in between. About 17–23 bytes an original, where a 128-bit prefix and an
+/// offset took 33–39, whole digests about 53 and a dictionary of hex strings about 150 (issue
+/// #27: a refresh of 100,000 pages holds two of these). The whole digests are in the pack's
+/// index file, which is written as originals are added.
+///
+/// The fingerprint is a SipHash of all 256 bits with a seed drawn at random for each process
+/// (Swift's `Hasher`), as the crawl's URL fingerprints are (``DigestKey/fingerprint``): two
+/// different documents of one run share one with a probability of about n²/2⁶⁵ (one in 3.7
+/// billion for 100,000 originals), and a site cannot choose documents that do, because it
+/// cannot know the seed. Fingerprints are never stored.
 struct DigestTable: Sendable {
-    private(set) var prefixes = ChunkedArray<DigestKey.Prefix>()
-    private(set) var offsets = ChunkedArray<Int64>()
+    /// By position (the order of addition, which is the pack's order).
+    private(set) var fingerprints = ChunkedArray<UInt64>()
     private(set) var lengths = ChunkedArray<UInt32>()
+    /// The offset of every ``blockSize``-th original.
+    private var blockStarts: [Int64] = []
+    /// Where the next original goes: the end of the last one.
+    private(set) var end: Int64 = 0
     private var slots = [UInt32](repeating: 0, count: 64)
+
+    /// Originals per stored offset.
+    static let blockSize = 64
 
     /// The longest original an entry can describe.
     static let maximumLength = Int(UInt32.max)
 
-    var count: Int { prefixes.count }
+    var count: Int { fingerprints.count }
 
     /// The place of the original with this digest, if the table has it.
     func find(_ key: DigestKey) -> (offset: Int64, length: Int)? {
-        index(of: key.prefix).map { (offsets[$0], Int(lengths[$0])) }
+        position(of: key).map { (offset(at: $0), Int(lengths[$0])) }
     }
 
-    /// Adds an original; a digest already there is left as it is.
+    /// The offset of the original at `position`: its block's start plus the lengths before it.
+    func offset(at position: Int) -> Int64 {
+        let block = position / Self.blockSize
+        var offset = blockStarts[block]
+        for earlier in (block * Self.blockSize)..<position { offset += Int64(lengths[earlier]) }
+        return offset
+    }
+
+    /// Adds an original at ``end``; a digest already there is left as it is.
     /// - Parameter length: at most ``maximumLength``.
     /// - Returns: false when the digest was there.
     @discardableResult
-    mutating func insert(_ key: DigestKey, offset: Int64, length: Int) -> Bool {
+    mutating func insert(_ key: DigestKey, length: Int) -> Bool {
         precondition(length >= 0 && length <= Self.maximumLength, "the pack checks lengths first")
-        guard index(of: key.prefix) == nil else { return false }
-        prefixes.append(key.prefix)
-        offsets.append(offset)
+        let fingerprint = key.fingerprint
+        guard position(of: fingerprint) == nil else { return false }
+        if count % Self.blockSize == 0 { blockStarts.append(end) }
+        fingerprints.append(fingerprint)
         lengths.append(UInt32(length))
-        if prefixes.count * 4 > slots.count * 3 {
+        end += Int64(length)
+        if count * 4 > slots.count * 3 {
             slots = [UInt32](repeating: 0, count: slots.count * 2)
-            for position in prefixes.indices { place(position) }
+            for position in fingerprints.indices { place(position) }
         } else {
-            place(prefixes.count - 1)
+            place(count - 1)
         }
         return true
     }
 
     /// The position (in the order of addition) of the original with this digest.
-    func position(of key: DigestKey) -> Int? { index(of: key.prefix) }
+    func position(of key: DigestKey) -> Int? { position(of: key.fingerprint) }
 
-    private func index(of prefix: DigestKey.Prefix) -> Int? {
+    /// Whether the original at `position` has this digest (as far as its fingerprint tells).
+    func matches(_ key: DigestKey, at position: Int) -> Bool { fingerprints[position] == key.fingerprint }
+
+    private func position(of fingerprint: UInt64) -> Int? {
         let mask = slots.count - 1
-        var slot = prefix.slotHash & mask
+        var slot = Self.slot(of: fingerprint) & mask
         while slots[slot] != 0 {
             let position = Int(slots[slot] - 1)
-            if prefixes[position] == prefix { return position }
+            if fingerprints[position] == fingerprint { return position }
             slot = (slot + 1) & mask
         }
         return nil
@@ -59,8 +85,12 @@ struct DigestTable: Sendable {
 
     private mutating func place(_ position: Int) {
         let mask = slots.count - 1
-        var slot = prefixes[position].slotHash & mask
+        var slot = Self.slot(of: fingerprints[position]) & mask
         while slots[slot] != 0 { slot = (slot + 1) & mask }
         slots[slot] = UInt32(position + 1)
+    }
+
+    private static func slot(of fingerprint: UInt64) -> Int {
+        Int(truncatingIfNeeded: fingerprint ^ (fingerprint >> 32))
     }
 }

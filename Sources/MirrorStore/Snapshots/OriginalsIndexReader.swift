@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Reads the whole digests of a published ``OriginalsPack``'s index file, front to back, a
-/// chunk at a time: the pack's table keeps only a prefix of each (``DigestTable``), and a
+/// chunk at a time: the pack's table keeps only a fingerprint of each (``DigestTable``), and a
 /// refresh that copies originals over from the previous pack needs their whole digests for
 /// its own index. Memory holds one chunk, not the file (8 MB for 100,000 originals).
 struct OriginalsIndexReader: ~Copyable {

@@ -21,11 +21,12 @@ import Darwin
 /// taken over into this pack then, in the previous pack's order, a run of neighbours at a time.
 ///
 /// Index format: a header line `mtls-mirror-originals<TAB>1`, then one line per original:
-/// `<sha256 hex><TAB><offset><TAB><length>`. A staged pack writes its index as originals are
-/// added, so that memory keeps only a prefix of each digest (``DigestTable``). An index that
-/// does not parse, or that points past the end of the pack, makes the whole pack unusable
-/// (``open(in:)`` returns nil): the next refresh then fetches those documents again instead of
-/// trusting it.
+/// `<sha256 hex><TAB><offset><TAB><length>`, each original once, each right after the one
+/// before it, from offset 0. A staged pack writes its index as originals are added, so that
+/// memory keeps only a fingerprint of each digest and its length (``DigestTable``). An index
+/// that does not parse, that points past the end of the pack, or whose originals do not follow
+/// each other, makes the whole pack unusable (``open(in:)`` returns nil): the next refresh then
+/// fetches those documents again instead of trusting it.
 public final class OriginalsPack: @unchecked Sendable {
     public static let packPath = "_mirror/originals.pack"
     public static let indexPath = "_mirror/originals.idx"
@@ -106,10 +107,12 @@ public final class OriginalsPack: @unchecked Sendable {
                   fields[0].allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
                   let offset = Int64(String(decoding: fields[1], as: UTF8.self)),
                   let length = Int(String(decoding: fields[2], as: UTF8.self)),
-                  offset >= 0, length >= 0, length <= DigestTable.maximumLength, offset + Int64(length) <= packSize
+                  offset >= 0, length >= 0, length <= DigestTable.maximumLength, offset + Int64(length) <= packSize,
+                  // The pack's writer appends each original after the one before, once.
+                  offset == entries.end
             else { return nil }
-            guard let key = DigestKey(hex: String(decoding: fields[0], as: UTF8.self)) else { return nil }
-            entries.insert(key, offset: offset, length: length)
+            guard let key = DigestKey(hex: String(decoding: fields[0], as: UTF8.self)), entries.insert(key, length: length)
+            else { return nil }
         }
         return entries
     }
@@ -267,27 +270,30 @@ public final class OriginalsPack: @unchecked Sendable {
     private func copyAdoptedLocked(from source: OriginalsPack) throws(StoreError) {
         let table = source.table()
         var digests = try OriginalsIndexReader(source.fileSystem.absolutePath(Self.indexPath), shownAs: Self.indexPath)
+        // The source's originals lie one after the other in its file, in the table's order.
         var position = 0
+        var offset: Int64 = 0
         while position < table.count {
             guard isAdopted(position) else {
+                offset += Int64(table.lengths[position])
                 position += 1
                 continue
             }
-            // A run of taken-over originals that follow each other in the source's file.
+            // A run of taken-over originals (neighbours in the source's file).
             var last = position
             var bytes = Int(table.lengths[position])
-            while last + 1 < table.count, isAdopted(last + 1),
-                  table.offsets[last + 1] == table.offsets[last] + Int64(table.lengths[last]), bytes < Self.chunkSize {
+            while last + 1 < table.count, isAdopted(last + 1), bytes < Self.chunkSize {
                 last += 1
                 bytes += Int(table.lengths[last])
             }
-            let run = try Self.readExactly(bytes, at: table.offsets[position], from: source.descriptor)
+            let run = try Self.readExactly(bytes, at: offset, from: source.descriptor)
+            offset += Int64(bytes)
             var start = 0
             for member in position...last {
                 let length = Int(table.lengths[member])
-                // The whole digest, from the previous index file (memory has its prefix).
+                // The whole digest, from the previous index file (memory has its fingerprint).
                 let key = try digests.key(at: member)
-                guard key.prefix == table.prefixes[member] else {
+                guard table.matches(key, at: member) else {
                     throw StoreError.io(operation: "read", path: Self.indexPath, errno: EIO)
                 }
                 if entries.find(key) == nil {
@@ -315,7 +321,8 @@ public final class OriginalsPack: @unchecked Sendable {
         guard bytes.count <= DigestTable.maximumLength else {
             throw StoreError.io(operation: "write", path: Self.packPath, errno: EFBIG)
         }
-        entries.insert(key, offset: end, length: bytes.count)
+        assert(entries.end == end, "only this function appends to a staged pack")
+        entries.insert(key, length: bytes.count)
         indexPending += key.hex.utf8
         indexPending.append(0x09)
         indexPending += String(end).utf8
