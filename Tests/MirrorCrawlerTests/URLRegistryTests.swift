@@ -41,23 +41,42 @@ import Testing
             long.add(key: "https://example.com/\(padding)\(i).html")
         }
         #expect(short.tableBytes == long.tableBytes)
-        #expect(short.tableBytes / 50_000 <= 34, "\(short.tableBytes / 50_000) bytes a URL")
+        #expect(short.tableBytes / 50_000 <= 24, "\(short.tableBytes / 50_000) bytes a URL")
         #expect(long.texts.size > 50_000 * 480, "the texts are in the spill")
     }
 
-    /// A text's offset and length share one word; a text longer than that word holds (16 MiB)
-    /// is kept aside and comes back whole, as do the short ones around it.
+    /// A text's length takes 16 bits; a longer text is kept aside and comes back whole, as do
+    /// the short ones around it, in its block and the next.
     @Test func anOutsizedTextComesBack() throws {
         var registry = URLRegistry()
-        let huge = "https://example.com/" + String(repeating: "a", count: 1 << 24)
+        let huge = "https://example.com/" + String(repeating: "a", count: 70_000)
         registry.add(key: "https://example.com/before")
         let (id, isNew) = registry.add(key: huge)
-        registry.add(key: "https://example.com/after")
+        for i in 0..<100 { registry.add(key: "https://example.com/after/\(i)") }
         #expect(isNew)
         #expect(registry.text(of: id) == huge)
         #expect(registry.id(forKey: huge) == id)
         #expect(registry.text(of: 0) == "https://example.com/before")
-        #expect(registry.text(of: id + 1) == "https://example.com/after")
+        for i in 0..<100 { #expect(registry.text(of: id + 1 + UInt32(i)) == "https://example.com/after/\(i)") }
+    }
+
+    /// Copies share the text file: when a copy adds URLs, the texts the original adds next do
+    /// not follow its last one in the file, and every text of both still comes back, across
+    /// blocks.
+    @Test func copiesThatAddShareTheTextsFile() throws {
+        var original = URLRegistry()
+        for i in 0..<30 { original.add(key: "https://example.com/o/\(i)") }
+        var copy = original
+        for i in 0..<50 { copy.add(key: "https://example.com/c/\(i)") }
+        for i in 30..<200 {
+            original.add(key: "https://example.com/o/\(i)")
+            if i % 7 == 0 { copy.add(key: "https://example.com/c/more-\(i)") }
+        }
+        for i in 0..<200 { #expect(original.text(of: UInt32(i)) == "https://example.com/o/\(i)", "\(i)") }
+        for i in 0..<30 { #expect(copy.text(of: UInt32(i)) == "https://example.com/o/\(i)") }
+        for i in 0..<50 { #expect(copy.text(of: UInt32(30 + i)) == "https://example.com/c/\(i)") }
+        #expect(copy.text(of: 80) == "https://example.com/c/more-35")
+        #expect(copy.id(forKey: "https://example.com/o/100") == nil)
     }
 
     /// A registry whose texts are in a file of the staging snapshot reads them back from it.

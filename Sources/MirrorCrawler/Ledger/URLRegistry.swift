@@ -3,11 +3,13 @@ import MirrorStore
 
 /// Every URL a crawl knows, each under a number (its id: 0, 1, 2 … in the order first seen),
 /// in a few bytes of memory apiece: the URLs' texts live in a ``MirrorStore/SpillFile``, and
-/// memory keeps a 64-bit fingerprint per URL (``MirrorCore/WebURL/fingerprint``), the place of
-/// its text (offset and length in one word; in ``MirrorCore/ChunkedArray``s), and an
-/// open-addressing table from fingerprint to id. About 26 bytes a URL,
-/// whatever its length: the crawl's other per-URL state is kept by id (``Frontier``,
-/// ``CrawlState``), so that memory stays flat from 2,000 to 100,000 pages (issue #27).
+/// memory keeps a 64-bit fingerprint per URL (``MirrorCore/WebURL/fingerprint``), the length
+/// of its text, and an open-addressing table from fingerprint to id. The texts are appended in
+/// the order of the ids, so a text's offset is the offset of its block's first text (one word
+/// per 64 ids) plus the lengths before it in the block. About 16–21 bytes a URL, whatever its
+/// length (22–27 while each text's place took a word): the crawl's other per-URL state is kept
+/// by id (``Frontier``, ``CrawlState``), so that memory stays flat from 2,000 to 100,000
+/// pages (issue #27).
 ///
 /// Two URLs are the same URL when their fingerprints are equal. A fingerprint is a 64-bit
 /// SipHash with a seed drawn at random for each process, so two different URLs of one crawl
@@ -16,16 +18,22 @@ import MirrorStore
 /// (`FPUriUniqFilter`, 64-bit fingerprints).
 ///
 /// A value type whose text store is shared by its copies (texts are only ever appended, so a
-/// copy that adds a URL does not disturb another's). Reading is safe from several threads
-/// while nobody adds.
+/// copy that adds a URL does not disturb another's: a text that does not follow the one before
+/// it in the file keeps its own place, see ``add(fingerprint:text:)``). Reading is safe from
+/// several threads while nobody adds.
 struct URLRegistry: Sendable {
     /// Open addressing, linear probing: 0 is an empty slot, otherwise id + 1.
     private var slots: [UInt32]
     private var fingerprints = ChunkedArray<UInt64>()
-    /// By id: the text's offset in ``texts`` (the high 40 bits) and length (the low 24), or
-    /// ``TextPlace/outsized`` for one that does not fit, found in `outsizedTexts`.
-    private var textPlaces = ChunkedArray<UInt64>()
-    private var outsizedTexts: [UInt32: (offset: Int64, length: Int)] = [:]
+    /// By id: the text's length, or ``TextPlace/placed`` for one whose place is in
+    /// `placedTexts` (longer than 65,534 bytes, or not right after the text before it in its
+    /// block).
+    private var textLengths = ChunkedArray<UInt16>()
+    /// The offset of the text of every ``TextPlace/blockSize``-th id.
+    private var blockStarts: [Int64] = []
+    /// The end of the last text added.
+    private var textEnd: Int64 = 0
+    private var placedTexts: [UInt32: (offset: Int64, length: Int)] = [:]
     /// Where the texts are.
     let texts: SpillFile
 
@@ -79,12 +87,16 @@ struct URLRegistry: Sendable {
         fingerprints.append(fingerprint)
         let offset = texts.append(utf8: text)
         let length = text.utf8.count
-        if let place = TextPlace.packed(offset: offset, length: length) {
-            textPlaces.append(place)
+        // A block's first text is found through the block's offset; the others follow it.
+        let startsBlock = Int(id) % TextPlace.blockSize == 0
+        if startsBlock { blockStarts.append(offset) }
+        if startsBlock || offset == textEnd, length < Int(TextPlace.placed) {
+            textLengths.append(UInt16(length))
         } else {
-            textPlaces.append(TextPlace.outsized)
-            outsizedTexts[id] = (offset, length)
+            textLengths.append(TextPlace.placed)
+            placedTexts[id] = (offset, length)
         }
+        textEnd = offset + Int64(length)
         // At most 3/4 full: short probe sequences, 5 to 11 bytes of slots a URL.
         if fingerprints.count * 4 > slots.count * 3 { grow() } else { place(id, fingerprint: fingerprint) }
         return (id, true)
@@ -92,9 +104,7 @@ struct URLRegistry: Sendable {
 
     /// The normalised text of a URL.
     func text(of id: UInt32) -> String {
-        let place = textPlaces[Int(id)]
-        let (offset, length) = place == TextPlace.outsized
-            ? (outsizedTexts[id] ?? (0, 0)) : (Int64(place >> TextPlace.lengthBits), Int(place & TextPlace.lengthMask))
+        let (offset, length) = place(of: id)
         // A spill that cannot be read back is a broken run: the owner learns of a failed write
         // through the spill's `failure`; a read failure here yields "" (no URL), never a crash.
         return (try? texts.readString(at: offset, count: length)) ?? ""
@@ -110,20 +120,32 @@ struct URLRegistry: Sendable {
 
     /// Memory the tables take, in bytes (for tests and the documentation of the cost per URL).
     var tableBytes: Int {
-        slots.capacity * 4 + fingerprints.storageBytes + textPlaces.storageBytes
+        slots.capacity * 4 + fingerprints.storageBytes + textLengths.storageBytes + blockStarts.capacity * 8
     }
 
-    /// A text's place in one word.
-    enum TextPlace {
-        static let lengthBits: UInt64 = 24
-        static let lengthMask: UInt64 = (1 << lengthBits) - 1
-        /// The place of a text longer than 16 MiB or beyond the spill's first TiB.
-        static let outsized = UInt64.max
-
-        static func packed(offset: Int64, length: Int) -> UInt64? {
-            guard offset >= 0, offset < 1 << (64 - lengthBits) - 1, length >= 0, UInt64(length) <= lengthMask else { return nil }
-            return UInt64(offset) << lengthBits | UInt64(length)
+    /// Where a text is: after the texts before it in its block, unless it has a place of its own.
+    private func place(of id: UInt32) -> (offset: Int64, length: Int) {
+        let index = Int(id)
+        if textLengths[index] == TextPlace.placed { return placedTexts[id] ?? (0, 0) }
+        let first = index - index % TextPlace.blockSize
+        var offset = blockStarts[first / TextPlace.blockSize]
+        for earlier in first..<index {
+            let length = textLengths[earlier]
+            if length == TextPlace.placed {
+                let place = placedTexts[UInt32(earlier)] ?? (0, 0)
+                offset = place.offset + Int64(place.length)
+            } else {
+                offset += Int64(length)
+            }
         }
+        return (offset, Int(textLengths[index]))
+    }
+
+    enum TextPlace {
+        /// Ids per stored offset.
+        static let blockSize = 64
+        /// The length that means "the place is in `placedTexts`".
+        static let placed = UInt16.max
     }
 
     private static func slot(of fingerprint: UInt64, mask: Int) -> Int {
