@@ -15,15 +15,15 @@ struct DigestTableTests {
         var table = DigestTable()
         var expected: [(offset: Int64, length: Int)] = []
         var end: Int64 = 0
-        for i in 0..<(3 * DigestTable.blockSize + 5) {
+        for i in 0..<(3 * 64 + 5) {
             let length = i % 7 == 0 ? 0 : (i * 7_919) % 100_000
-            let inserted = table.insert(Self.key(i), length: length)
+            let inserted = table.insert(Self.key(i), offset: end, length: length)
             #expect(inserted)
             expected.append((end, length))
             end += Int64(length)
             #expect(table.end == end)
         }
-        let again = table.insert(Self.key(64), length: 5)
+        let again = table.insert(Self.key(64), offset: end, length: 5)
         #expect(!again)
         #expect(table.end == end && table.count == expected.count)
         for (i, place) in expected.enumerated() {
@@ -43,10 +43,10 @@ struct DigestTableTests {
         for position in [0, 20, 40, 63] {
             var bytes = Array(base.utf8)
             bytes[position] = UInt8(ascii: "6")
-            let inserted = table.insert(try #require(DigestKey(hex: String(decoding: bytes, as: UTF8.self))), length: 1)
+            let inserted = table.insert(try #require(DigestKey(hex: String(decoding: bytes, as: UTF8.self))), offset: Int64(position), length: 1)
             #expect(inserted, "\(position)")
         }
-        let last = table.insert(try #require(DigestKey(hex: base)), length: 1)
+        let last = table.insert(try #require(DigestKey(hex: base)), offset: 64, length: 1)
         #expect(last)
         #expect(table.count == 5)
     }

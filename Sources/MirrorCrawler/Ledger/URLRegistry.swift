@@ -6,7 +6,7 @@ import MirrorStore
 /// memory keeps a 64-bit fingerprint per URL (``MirrorCore/WebURL/fingerprint``), the length
 /// of its text, and an open-addressing table from fingerprint to id. The texts are appended in
 /// the order of the ids, so a text's offset is the offset of its block's first text (one word
-/// per 64 ids) plus the lengths before it in the block. About 16–21 bytes a URL, whatever its
+/// per 64 ids) plus the lengths before it (``MirrorCore/RecordPlaces``). About 16–21 bytes a URL, whatever its
 /// length (22–27 while each text's place took a word): the crawl's other per-URL state is kept
 /// by id (``Frontier``, ``CrawlState``), so that memory stays flat from 2,000 to 100,000
 /// pages (issue #27).
@@ -19,21 +19,13 @@ import MirrorStore
 ///
 /// A value type whose text store is shared by its copies (texts are only ever appended, so a
 /// copy that adds a URL does not disturb another's: a text that does not follow the one before
-/// it in the file keeps its own place, see ``add(fingerprint:text:)``). Reading is safe from
-/// several threads while nobody adds.
+/// it in the file keeps its own place). Reading is safe from several threads while nobody adds.
 struct URLRegistry: Sendable {
     /// Open addressing, linear probing: 0 is an empty slot, otherwise id + 1.
     private var slots: [UInt32]
     private var fingerprints = ChunkedArray<UInt64>()
-    /// By id: the text's length, or ``TextPlace/placed`` for one whose place is in
-    /// `placedTexts` (longer than 65,534 bytes, or not right after the text before it in its
-    /// block).
-    private var textLengths = ChunkedArray<UInt16>()
-    /// The offset of the text of every ``TextPlace/blockSize``-th id.
-    private var blockStarts: [Int64] = []
-    /// The end of the last text added.
-    private var textEnd: Int64 = 0
-    private var placedTexts: [UInt32: (offset: Int64, length: Int)] = [:]
+    /// By id: where the text is in ``texts`` (its length, and one offset per 64 ids).
+    private var textPlaces = RecordPlaces<UInt16>()
     /// Where the texts are.
     let texts: SpillFile
 
@@ -86,17 +78,7 @@ struct URLRegistry: Sendable {
         let id = UInt32(fingerprints.count)
         fingerprints.append(fingerprint)
         let offset = texts.append(utf8: text)
-        let length = text.utf8.count
-        // A block's first text is found through the block's offset; the others follow it.
-        let startsBlock = Int(id) % TextPlace.blockSize == 0
-        if startsBlock { blockStarts.append(offset) }
-        if startsBlock || offset == textEnd, length < Int(TextPlace.placed) {
-            textLengths.append(UInt16(length))
-        } else {
-            textLengths.append(TextPlace.placed)
-            placedTexts[id] = (offset, length)
-        }
-        textEnd = offset + Int64(length)
+        textPlaces.append(offset: offset, length: text.utf8.count)
         // At most 3/4 full: short probe sequences, 5 to 11 bytes of slots a URL.
         if fingerprints.count * 4 > slots.count * 3 { grow() } else { place(id, fingerprint: fingerprint) }
         return (id, true)
@@ -104,7 +86,7 @@ struct URLRegistry: Sendable {
 
     /// The normalised text of a URL.
     func text(of id: UInt32) -> String {
-        let (offset, length) = place(of: id)
+        let (offset, length) = textPlaces.place(of: Int(id))
         // A spill that cannot be read back is a broken run: the owner learns of a failed write
         // through the spill's `failure`; a read failure here yields "" (no URL), never a crash.
         return (try? texts.readString(at: offset, count: length)) ?? ""
@@ -120,32 +102,7 @@ struct URLRegistry: Sendable {
 
     /// Memory the tables take, in bytes (for tests and the documentation of the cost per URL).
     var tableBytes: Int {
-        slots.capacity * 4 + fingerprints.storageBytes + textLengths.storageBytes + blockStarts.capacity * 8
-    }
-
-    /// Where a text is: after the texts before it in its block, unless it has a place of its own.
-    private func place(of id: UInt32) -> (offset: Int64, length: Int) {
-        let index = Int(id)
-        if textLengths[index] == TextPlace.placed { return placedTexts[id] ?? (0, 0) }
-        let first = index - index % TextPlace.blockSize
-        var offset = blockStarts[first / TextPlace.blockSize]
-        for earlier in first..<index {
-            let length = textLengths[earlier]
-            if length == TextPlace.placed {
-                let place = placedTexts[UInt32(earlier)] ?? (0, 0)
-                offset = place.offset + Int64(place.length)
-            } else {
-                offset += Int64(length)
-            }
-        }
-        return (offset, Int(textLengths[index]))
-    }
-
-    enum TextPlace {
-        /// Ids per stored offset.
-        static let blockSize = 64
-        /// The length that means "the place is in `placedTexts`".
-        static let placed = UInt16.max
+        slots.capacity * 4 + fingerprints.storageBytes + textPlaces.storageBytes
     }
 
     private static func slot(of fingerprint: UInt64, mask: Int) -> Int {

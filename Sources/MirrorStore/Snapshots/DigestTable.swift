@@ -1,10 +1,10 @@
 import MirrorCore
 
 /// The ``OriginalsPack``'s index in memory: per original, a 64-bit fingerprint of its SHA-256
-/// and its length, in ``MirrorCore/ChunkedArray``s, found through an open-addressing table of
-/// 32-bit slots at most 3/4 full; offsets are not kept, because the originals lie in the pack
-/// one after the other in the table's order: the table keeps the offset of every 64th one and
-/// adds the lengths in between. About 17–23 bytes an original, where a 128-bit prefix and an
+/// and its place in the pack, in ``MirrorCore/ChunkedArray``s, found through an open-addressing
+/// table of 32-bit slots at most 3/4 full. Originals lie in the pack one after the other in the
+/// table's order, so a place is a length, and the offset of every 64th original
+/// (``MirrorCore/RecordPlaces``). About 17–23 bytes an original, where a 128-bit prefix and an
 /// offset took 33–39, whole digests about 53 and a dictionary of hex strings about 150 (issue
 /// #27: a refresh of 100,000 pages holds two of these). The whole digests are in the pack's
 /// index file, which is written as originals are added.
@@ -17,46 +17,35 @@ import MirrorCore
 struct DigestTable: Sendable {
     /// By position (the order of addition, which is the pack's order).
     private(set) var fingerprints = ChunkedArray<UInt64>()
-    private(set) var lengths = ChunkedArray<UInt32>()
-    /// The offset of every ``blockSize``-th original.
-    private var blockStarts: [Int64] = []
-    /// Where the next original goes: the end of the last one.
-    private(set) var end: Int64 = 0
+    private var places = RecordPlaces<UInt32>()
     private var slots = [UInt32](repeating: 0, count: 64)
-
-    /// Originals per stored offset.
-    static let blockSize = 64
 
     /// The longest original an entry can describe.
     static let maximumLength = Int(UInt32.max)
 
     var count: Int { fingerprints.count }
 
+    /// The end of the last original added (0 before any): where a staged pack's next one goes.
+    var end: Int64 { places.end }
+
     /// The place of the original with this digest, if the table has it.
     func find(_ key: DigestKey) -> (offset: Int64, length: Int)? {
-        position(of: key).map { (offset(at: $0), Int(lengths[$0])) }
+        position(of: key).map { places.place(of: $0) }
     }
 
-    /// The offset of the original at `position`: its block's start plus the lengths before it.
-    func offset(at position: Int) -> Int64 {
-        let block = position / Self.blockSize
-        var offset = blockStarts[block]
-        for earlier in (block * Self.blockSize)..<position { offset += Int64(lengths[earlier]) }
-        return offset
-    }
+    /// The place of the original at `position`.
+    func place(at position: Int) -> (offset: Int64, length: Int) { places.place(of: position) }
 
-    /// Adds an original at ``end``; a digest already there is left as it is.
+    /// Adds an original; a digest already there is left as it is.
     /// - Parameter length: at most ``maximumLength``.
     /// - Returns: false when the digest was there.
     @discardableResult
-    mutating func insert(_ key: DigestKey, length: Int) -> Bool {
+    mutating func insert(_ key: DigestKey, offset: Int64, length: Int) -> Bool {
         precondition(length >= 0 && length <= Self.maximumLength, "the pack checks lengths first")
         let fingerprint = key.fingerprint
         guard position(of: fingerprint) == nil else { return false }
-        if count % Self.blockSize == 0 { blockStarts.append(end) }
         fingerprints.append(fingerprint)
-        lengths.append(UInt32(length))
-        end += Int64(length)
+        places.append(offset: offset, length: length)
         if count * 4 > slots.count * 3 {
             slots = [UInt32](repeating: 0, count: slots.count * 2)
             for position in fingerprints.indices { place(position) }

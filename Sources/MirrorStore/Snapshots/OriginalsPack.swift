@@ -21,11 +21,10 @@ import Darwin
 /// taken over into this pack then, in the previous pack's order, a run of neighbours at a time.
 ///
 /// Index format: a header line `mtls-mirror-originals<TAB>1`, then one line per original:
-/// `<sha256 hex><TAB><offset><TAB><length>`, each original once, each right after the one
-/// before it, from offset 0. A staged pack writes its index as originals are added, so that
-/// memory keeps only a fingerprint of each digest and its length (``DigestTable``). An index
-/// that does not parse, that points past the end of the pack, or whose originals do not follow
-/// each other, makes the whole pack unusable (``open(in:)`` returns nil): the next refresh then
+/// `<sha256 hex><TAB><offset><TAB><length>`, each original once. A staged pack writes its index
+/// as originals are added, so that memory keeps only a fingerprint of each digest and its
+/// length (``DigestTable``). An index that does not parse, or that points past the end of the
+/// pack, makes the whole pack unusable (``open(in:)`` returns nil): the next refresh then
 /// fetches those documents again instead of trusting it.
 public final class OriginalsPack: @unchecked Sendable {
     public static let packPath = "_mirror/originals.pack"
@@ -107,11 +106,11 @@ public final class OriginalsPack: @unchecked Sendable {
                   fields[0].allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
                   let offset = Int64(String(decoding: fields[1], as: UTF8.self)),
                   let length = Int(String(decoding: fields[2], as: UTF8.self)),
-                  offset >= 0, length >= 0, length <= DigestTable.maximumLength, offset + Int64(length) <= packSize,
-                  // The pack's writer appends each original after the one before, once.
-                  offset == entries.end
+                  offset >= 0, length >= 0, length <= DigestTable.maximumLength, offset + Int64(length) <= packSize
             else { return nil }
-            guard let key = DigestKey(hex: String(decoding: fields[0], as: UTF8.self)), entries.insert(key, length: length)
+            // Each original once: a table position is a line of the index (``OriginalsIndexReader``).
+            guard let key = DigestKey(hex: String(decoding: fields[0], as: UTF8.self)),
+                  entries.insert(key, offset: offset, length: length)
             else { return nil }
         }
         return entries
@@ -270,27 +269,26 @@ public final class OriginalsPack: @unchecked Sendable {
     private func copyAdoptedLocked(from source: OriginalsPack) throws(StoreError) {
         let table = source.table()
         var digests = try OriginalsIndexReader(source.fileSystem.absolutePath(Self.indexPath), shownAs: Self.indexPath)
-        // The source's originals lie one after the other in its file, in the table's order.
         var position = 0
-        var offset: Int64 = 0
         while position < table.count {
             guard isAdopted(position) else {
-                offset += Int64(table.lengths[position])
                 position += 1
                 continue
             }
-            // A run of taken-over originals (neighbours in the source's file).
+            // A run of taken-over originals that follow each other in the source's file.
+            let first = table.place(at: position)
             var last = position
-            var bytes = Int(table.lengths[position])
+            var bytes = first.length
             while last + 1 < table.count, isAdopted(last + 1), bytes < Self.chunkSize {
+                let next = table.place(at: last + 1)
+                guard next.offset == first.offset + Int64(bytes) else { break }
                 last += 1
-                bytes += Int(table.lengths[last])
+                bytes += next.length
             }
-            let run = try Self.readExactly(bytes, at: offset, from: source.descriptor)
-            offset += Int64(bytes)
+            let run = try Self.readExactly(bytes, at: first.offset, from: source.descriptor)
             var start = 0
             for member in position...last {
-                let length = Int(table.lengths[member])
+                let length = table.place(at: member).length
                 // The whole digest, from the previous index file (memory has its fingerprint).
                 let key = try digests.key(at: member)
                 guard table.matches(key, at: member) else {
@@ -321,8 +319,7 @@ public final class OriginalsPack: @unchecked Sendable {
         guard bytes.count <= DigestTable.maximumLength else {
             throw StoreError.io(operation: "write", path: Self.packPath, errno: EFBIG)
         }
-        assert(entries.end == end, "only this function appends to a staged pack")
-        entries.insert(key, length: bytes.count)
+        entries.insert(key, offset: end, length: bytes.count)
         indexPending += key.hex.utf8
         indexPending.append(0x09)
         indexPending += String(end).utf8
