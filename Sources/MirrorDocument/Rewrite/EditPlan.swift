@@ -72,12 +72,6 @@ struct EditPlan: Sendable {
         try SplicedDocument(source: source, plan: self)
     }
 
-    /// `source` with the edits applied (``SpliceRewriter/apply(_:to:)``).
-    /// - Throws: ``DocumentError`` when an edit lies outside `source`.
-    func apply(to source: [UInt8]) throws(DocumentError) -> [UInt8] {
-        try SpliceRewriter.apply(count: edits.count, span: { edits[$0].span }, replacement: { arena[edits[$0].bytes] }, to: source)
-    }
-
     /// The edit order: by start, the longer first at one start.
     private static func precedes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
         a.lowerBound < b.lowerBound || (a.lowerBound == b.lowerBound && a.count > b.count)

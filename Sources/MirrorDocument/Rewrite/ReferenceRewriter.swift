@@ -67,8 +67,8 @@ public enum ReferenceRewriter {
         _ source: [UInt8], sites: [ReferenceSite], deleting deletions: [Range<Int>], charset: Charset = .utf8,
         dropIntegrityOfRewritten: Bool = true, replacement: (Int) -> String?
     ) throws(DocumentError) -> [UInt8] {
-        try EditPlan(sites: sites, source: source, deletions: deletions, charset: charset,
-                     dropIntegrityOfRewritten: dropIntegrityOfRewritten, replacement: replacement).apply(to: source)
+        try splice(source, sites: sites, deleting: deletions, charset: charset,
+                   dropIntegrityOfRewritten: dropIntegrityOfRewritten, replacement: replacement).assembled()
     }
 
     /// ``rewrite(_:sites:deleting:charset:dropIntegrityOfRewritten:replacement:)``, not
