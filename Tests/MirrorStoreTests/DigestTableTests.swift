@@ -21,11 +21,10 @@ struct DigestTableTests {
             #expect(inserted)
             expected.append((end, length))
             end += Int64(length)
-            #expect(table.end == end)
         }
         let again = table.insert(Self.key(64), offset: end, length: 5)
         #expect(!again)
-        #expect(table.end == end && table.count == expected.count)
+        #expect(table.count == expected.count)
         for (i, place) in expected.enumerated() {
             let found = try #require(table.find(Self.key(i)), "\(i)")
             #expect(found.offset == place.offset && found.length == place.length, "\(i)")

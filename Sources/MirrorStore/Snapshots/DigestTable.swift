@@ -25,9 +25,6 @@ struct DigestTable: Sendable {
 
     var count: Int { fingerprints.count }
 
-    /// The end of the last original added (0 before any): where a staged pack's next one goes.
-    var end: Int64 { places.end }
-
     /// The place of the original with this digest, if the table has it.
     func find(_ key: DigestKey) -> (offset: Int64, length: Int)? {
         position(of: key).map { places.place(of: $0) }
