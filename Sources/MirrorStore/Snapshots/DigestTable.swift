@@ -16,7 +16,7 @@ import MirrorCore
 /// cannot know the seed. Fingerprints are never stored.
 struct DigestTable: Sendable {
     /// By position (the order of addition, which is the pack's order).
-    private(set) var fingerprints = ChunkedArray<UInt64>()
+    private var fingerprints = ChunkedArray<UInt64>()
     private var places = RecordPlaces<UInt32>()
     private var slots = [UInt32](repeating: 0, count: 64)
 
@@ -32,6 +32,9 @@ struct DigestTable: Sendable {
 
     /// The place of the original at `position`.
     func place(at position: Int) -> (offset: Int64, length: Int) { places.place(of: position) }
+
+    /// The length of the original at `position` (no offset computed).
+    func length(at position: Int) -> Int { places.length(of: position) }
 
     /// Adds an original; a digest already there is left as it is.
     /// - Parameter length: at most ``maximumLength``.

@@ -288,7 +288,7 @@ public final class OriginalsPack: @unchecked Sendable {
             let run = try Self.readExactly(bytes, at: first.offset, from: source.descriptor)
             var start = 0
             for member in position...last {
-                let length = table.place(at: member).length
+                let length = table.length(at: member)
                 // The whole digest, from the previous index file (memory has its fingerprint).
                 let key = try digests.key(at: member)
                 guard table.matches(key, at: member) else {
