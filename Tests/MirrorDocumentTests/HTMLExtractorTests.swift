@@ -156,6 +156,37 @@ extension HTMLExtractorTests {
         return ElementName(buffer.baseAddress!)
     }
 
+    /// Overlapping references (libxml2's recovery reporting a tag inside CSS an earlier element
+    /// claimed) are dropped in place: each kept one starts at or after the end of the one kept
+    /// before it, in the order found, as a fresh filtered copy would keep them.
+    @Test func overlapsAreDroppedInPlaceKeepingTheFirstClaim() {
+        func reference(_ span: Range<Int>) -> Reference {
+            Reference(kind: .link, element: "a", attribute: "href", value: "\(span)", span: span, isRequisite: false,
+                      syntax: .htmlAttribute(quote: .none))
+        }
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<200 {
+            var spans: [Range<Int>] = []
+            var cursor = 0
+            for _ in 0..<(round % 40) {
+                cursor += Int.random(in: -6...8, using: &generator)
+                cursor = max(cursor, 0)
+                let start = cursor
+                cursor += Int.random(in: 1...5, using: &generator)
+                spans.append(start..<cursor)
+            }
+            var expected: [Range<Int>] = []
+            for span in spans where expected.last.map({ span.lowerBound >= $0.upperBound }) ?? true { expected.append(span) }
+            var references = spans.map(reference)
+            HTMLExtractor.removeOverlaps(&references)
+            #expect(references.map(\.span) == expected, "\(spans)")
+            #expect(references.map(\.value) == expected.map { "\($0)" })
+        }
+        var none: [Reference] = []
+        HTMLExtractor.removeOverlaps(&none)
+        #expect(none.isEmpty)
+    }
+
     @Test func namesUpToSixteenBytesAreKeptApartAndLongerOnesAreRefused() throws {
         let texts = ["", "a", "img", "abcdefg", "abcdefgh", "abcdefghi", "abcdefgi", "abcdefghijklmnop", "abcdefghijklmnoq",
                      "bbcdefghijklmnop"]

@@ -9,8 +9,7 @@ final class HTMLReferenceCollector {
     let original: UnsafeBufferPointer<UInt8>
     let proxy: UnsafeBufferPointer<UInt8>
     let charset: Charset
-    /// The references found so far, in source order.
-    var references: [Reference] { referencesStorage }
+    /// The references found so far, in source order (``takeReferences()`` hands them over).
     var referencesStorage: [Reference] = []
     /// No tag can start before the end of the previous start tag libxml2 reported.
     private var floor = 0
@@ -198,4 +197,11 @@ final class HTMLReferenceCollector {
     func decoded(_ span: Range<Int>) -> String { HTMLEntities.decode(original, span, charset: charset) }
 
     func append(_ reference: Reference) { referencesStorage.append(reference) }
+
+    /// The references found, handed over without a copy (the collector keeps none).
+    func takeReferences() -> [Reference] {
+        var taken: [Reference] = []
+        swap(&taken, &referencesStorage)
+        return taken
+    }
 }
