@@ -8,6 +8,7 @@
 #include <sys/sendfile.h>
 #include <unistd.h>
 #include <spawn.h>
+#include <malloc.h>
 #endif
 
 int CMirrorShims_set_thread_name(const char *name) {
@@ -20,6 +21,8 @@ int CMirrorShims_set_thread_name(const char *name) {
 int CMirrorShims_thread_name(char *buffer, size_t length) { return pthread_getname_np(pthread_self(), buffer, length); }
 
 #ifdef __linux__
+int CMirrorShims_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+int CMirrorShims_malloc_trim(void) { return malloc_trim(0); }
 int CMirrorShims_epoll_create1(int flags) { return epoll_create1(flags); }
 int CMirrorShims_epoll_ctl(int epfd, int op, int fd, struct epoll_event *event) { return epoll_ctl(epfd, op, fd, event); }
 int CMirrorShims_epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout) {

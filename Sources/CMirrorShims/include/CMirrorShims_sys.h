@@ -17,6 +17,10 @@ int CMirrorShims_set_thread_name(const char *name);
 int CMirrorShims_thread_name(char *buffer, size_t length);
 
 #ifdef __linux__
+// glibc's <malloc.h>, which Swift's Glibc module does not export: mallopt(M_MMAP_THRESHOLD,
+// bytes) and malloc_trim(0). Both return what glibc returns (1 on success / memory released).
+int CMirrorShims_set_mmap_threshold(int bytes);
+int CMirrorShims_malloc_trim(void);
 // epoll(7): declared by <sys/epoll.h> only with _GNU_SOURCE under Swift's Glibc module.
 int CMirrorShims_epoll_create1(int flags);
 int CMirrorShims_epoll_ctl(int epfd, int op, int fd, struct epoll_event *event);

@@ -136,6 +136,9 @@ extension Crawler {
         let reserved = await state.reservePaths(mapper: mapper)
         if let fatal = await state.fatal { throw .store(fatal) }
         let paths = await state.localPaths()
+        // The crawl's parsers freed their buffers: their pages go back before the rewrite
+        // allocates its own, so that the two phases' peaks do not add up (issue #27).
+        AllocatorPolicy.returnFreedMemory()
         progress?.phase("rewriting links")
         // Placeholders go to paths no stored file has: written beside the rewrite.
         async let placeholders = Result { () throws(StoreError) in
