@@ -10,7 +10,8 @@ import CMirrorShims
 /// arenas, whose freed pages stay resident, one arena per thread that touched them. On CMake's
 /// manual that kept 7 MB of freed buffers resident, and the rewrite phase's peak came on top.
 public enum AllocatorPolicy {
-    /// Blocks of this size or more are mapped on their own and unmapped when freed.
+    /// Blocks of this size or more that no freed space of an arena can hold are mapped on their
+    /// own, and unmapped when freed.
     public static let largeBlock: Int32 = 256 * 1024
 
     /// Fixes glibc's `mmap` threshold at ``largeBlock`` (which also ends its dynamic raising).
