@@ -18,8 +18,10 @@ let package = Package(
     ],
     targets: [
         // MARK: System libraries
+        // libcurl's headers only: the library is opened at run time (CMirrorShims' curl.c), so
+        // that its 30 libraries load while the program starts instead of before `main`.
         .systemLibrary(
-            name: "CCurl", pkgConfig: "libcurl",
+            name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",

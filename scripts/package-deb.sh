@@ -112,6 +112,12 @@ mkdir -p "$stage/shlibs/debian"
 printf 'Source: mtls-mirror\n\nPackage: mtls-mirror\nArchitecture: any\n' >"$stage/shlibs/debian/control"
 depends=$(cd "$stage/shlibs" && dpkg-shlibdeps -O -e"$bin" 2>"$stage/shlibdeps.err" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "package-deb: dpkg-shlibdeps found no dependency" >&2; cat "$stage/shlibdeps.err" >&2; exit 1; }
+# libcurl is opened at run time (dlopen, see Sources/CMirrorShims/curl.c), so dpkg-shlibdeps
+# does not see it: the dependency its package's shlibs file declares for libcurl.so.4 is added.
+curl_shlibs=$(dpkg-query --control-path libcurl4 shlibs 2>/dev/null | head -n 1)
+curl_depends=$([ -n "$curl_shlibs" ] && sed -n 's/^libcurl 4 //p' "$curl_shlibs" | head -n 1)
+[ -n "$curl_depends" ] || { echo "package-deb: no shlibs entry for libcurl.so.4: install libcurl4 (apt-get install libcurl4)" >&2; exit 1; }
+case ", $depends," in *", libcurl4 "*|*", libcurl4,"*) ;; *) depends="$depends, $curl_depends" ;; esac
 
 arch=$(dpkg --print-architecture)
 size=$(du -s -k --apparent-size "$root" --exclude=DEBIAN | cut -f1)

@@ -1,16 +1,29 @@
 import CCurl
+import CMirrorShims
 
-/// Process-wide libcurl initialisation (curl_global_init is not thread-safe; run it once).
-enum CurlGlobal {
-    private static let initialised: Bool = {
-        curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
-    }()
+/// libcurl for the process: opened with dlopen(3) and initialised once (curl_global_init is
+/// not thread-safe), on a thread of its own from ``preload()``, or by the first call that
+/// needs it.
+public enum CurlGlobal {
+    /// Starts opening libcurl on a thread of its own, once, and returns at once. Its 30
+    /// libraries took 4.8 ms of every run's start while linked (issue #27). The commands call
+    /// this as they read the client identity, not first thing in `main`: glibc's `dlopen`
+    /// holds the lock that `pthread_create` takes, and the Swift runtime starts its threads
+    /// in the first milliseconds, which then waited for the whole load.
+    public static func preload() { CMirrorShims_curl_preload() }
 
-    static func ensureInitialised() { _ = initialised }
+    /// Why libcurl cannot be used (it could not be opened, or not initialised), with the fix;
+    /// nil when it can. Waits for ``preload()``'s thread.
+    public static var unavailableReason: String? {
+        guard CMirrorShims_curl_load() != 0 else { return nil }
+        let reason = CMirrorShims_curl_load_error().map { String(cString: $0) } ?? "unknown reason"
+        let library = String(cString: CMirrorShims_curl_library_name())
+        return "libcurl (\(library)) cannot be used: \(reason); install Debian's libcurl4 package"
+    }
 
     /// libcurl's own text for an error code.
     static func describe(_ code: CURLcode) -> String {
-        guard let text = curl_easy_strerror(code) else { return "error \(code.rawValue)" }
+        guard let text = CMirrorShims_curl_easy_strerror(code) else { return "error \(code.rawValue)" }
         return String(cString: text)
     }
 }

@@ -118,8 +118,8 @@ final class CurlMultiEngine: @unchecked Sendable {
     }
 
     init(profile: TLSProfile?, limits: Limits) throws(HTTPError) {
-        CurlGlobal.ensureInitialised()
-        guard let multi = curl_multi_init() else {
+        if let reason = CurlGlobal.unavailableReason { throw .curl(url: "", code: -1, message: reason) }
+        guard let multi = CMirrorShims_curl_multi_init() else {
             throw .curl(url: "", code: -1, message: "curl_multi_init failed")
         }
         self.multi = multi
@@ -134,7 +134,7 @@ final class CurlMultiEngine: @unchecked Sendable {
         _ = CMirrorShims_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maxTotalConnections)
         // TLS sessions and DNS answers are shared between this engine's handles only. The
         // engine thread is the only user, so the share needs no lock callbacks.
-        share = curl_share_init()
+        share = CMirrorShims_curl_share_init()
         if let share {
             _ = CMirrorShims_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
             _ = CMirrorShims_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
@@ -159,9 +159,9 @@ final class CurlMultiEngine: @unchecked Sendable {
         idleHandles.removeAll()
         lock.unlock()
         // Before the share handle they are attached to.
-        for handle in handles { curl_easy_cleanup(handle) }
-        curl_multi_cleanup(multi)
-        if let share { curl_share_cleanup(share) }
+        for handle in handles { CMirrorShims_curl_easy_cleanup(handle) }
+        CMirrorShims_curl_multi_cleanup(multi)
+        if let share { CMirrorShims_curl_share_cleanup(share) }
     }
 
     /// An easy handle for a new transfer: an idle one of this engine (reset, see
@@ -173,7 +173,7 @@ final class CurlMultiEngine: @unchecked Sendable {
         let reused = released ? nil : idleHandles.popLast()
         lock.unlock()
         if let reused { return (reused, false) }
-        guard let easy = curl_easy_init() else { throw .curl(url: url, code: -1, message: "curl_easy_init failed") }
+        guard let easy = CMirrorShims_curl_easy_init() else { throw .curl(url: url, code: -1, message: "curl_easy_init failed") }
         return (easy, true)
     }
 
@@ -182,14 +182,14 @@ final class CurlMultiEngine: @unchecked Sendable {
     /// to the share handle, which only this thread may touch.
     private func recycle(_ transfer: CurlTransfer) {
         guard let easy = transfer.releaseHandle() else { return }
-        curl_easy_reset(easy)
+        CMirrorShims_curl_easy_reset(easy)
         lock.lock()
         if !released, idleHandles.count < Self.maxIdleHandles {
             idleHandles.append(easy)
             lock.unlock()
         } else {
             lock.unlock()
-            curl_easy_cleanup(easy)
+            CMirrorShims_curl_easy_cleanup(easy)
         }
     }
 
@@ -232,7 +232,7 @@ final class CurlMultiEngine: @unchecked Sendable {
         stopping = true
         lock.unlock()
         if wasStarted {
-            curl_multi_wakeup(multi)
+            CMirrorShims_curl_multi_wakeup(multi)
             exited.wait()
         }
         releaseHandles()
@@ -243,7 +243,7 @@ final class CurlMultiEngine: @unchecked Sendable {
     private func wakeUpLocked() {
         guard !wakeupPending else { return }
         wakeupPending = true
-        curl_multi_wakeup(multi)
+        CMirrorShims_curl_multi_wakeup(multi)
     }
 
     /// The longest wait for socket activity or a wakeup; libcurl shortens it to its own timers.
@@ -308,14 +308,14 @@ final class CurlMultiEngine: @unchecked Sendable {
     /// ``HostConnectionPolicy/saturatedConnectionStreams(waiting:streamsByConnection:limit:)``).
     private func addWaitingAgain() {
         for transfer in unsent where !transfer.isRetired && transfer.connectionPort == 0 {
-            curl_multi_remove_handle(multi, transfer.easy)
-            let code = curl_multi_add_handle(multi, transfer.easy)
+            CMirrorShims_curl_multi_remove_handle(multi, transfer.easy)
+            let code = CMirrorShims_curl_multi_add_handle(multi, transfer.easy)
             guard code != CURLM_OK else { continue }
             active.removeValue(forKey: transfer.id)
             retire(transfer)
             recycle(transfer)
             transfer.continuation.resume(returning: .failure(.curl(
-                url: transfer.request.url, code: Int32(code.rawValue), message: String(cString: curl_multi_strerror(code)))))
+                url: transfer.request.url, code: Int32(code.rawValue), message: String(cString: CMirrorShims_curl_multi_strerror(code)))))
         }
     }
 
@@ -340,10 +340,10 @@ final class CurlMultiEngine: @unchecked Sendable {
             waitingHead += 1
             do throws(HTTPError) {
                 try transfer.configure(share: share, http1: http1)
-                let code = curl_multi_add_handle(multi, transfer.easy)
+                let code = CMirrorShims_curl_multi_add_handle(multi, transfer.easy)
                 guard code == CURLM_OK else {
                     throw .curl(url: transfer.request.url, code: Int32(code.rawValue),
-                                message: String(cString: curl_multi_strerror(code)))
+                                message: String(cString: CMirrorShims_curl_multi_strerror(code)))
                 }
                 active[transfer.id] = transfer
                 unsent.append(transfer)
@@ -370,7 +370,7 @@ final class CurlMultiEngine: @unchecked Sendable {
         var failed = 0
         for (id, transfer) in active where transfer.headersOverdue(at: now) {
             active.removeValue(forKey: id)
-            curl_multi_remove_handle(multi, transfer.easy)
+            CMirrorShims_curl_multi_remove_handle(multi, transfer.easy)
             retire(transfer)
             let seconds = NumberText.fixed(transfer.request.timeouts.headers, fractionDigits: 0)
             recycle(transfer)
@@ -396,7 +396,7 @@ final class CurlMultiEngine: @unchecked Sendable {
             waiting += incoming
             for id in cancelled {
                 if let transfer = active.removeValue(forKey: id) {
-                    curl_multi_remove_handle(multi, transfer.easy)
+                    CMirrorShims_curl_multi_remove_handle(multi, transfer.easy)
                     retire(transfer)
                     recycle(transfer)
                     transfer.continuation.resume(returning: .failure(.cancelled(url: transfer.request.url)))
@@ -408,7 +408,7 @@ final class CurlMultiEngine: @unchecked Sendable {
             }
             if stop {
                 for (_, transfer) in active {
-                    curl_multi_remove_handle(multi, transfer.easy)
+                    CMirrorShims_curl_multi_remove_handle(multi, transfer.easy)
                     recycle(transfer)
                     transfer.continuation.resume(returning: .failure(.cancelled(url: transfer.request.url)))
                 }
@@ -437,22 +437,22 @@ final class CurlMultiEngine: @unchecked Sendable {
                 addWaitingAgain()
             }
             var running: Int32 = 0
-            _ = curl_multi_perform(multi, &running)
+            _ = CMirrorShims_curl_multi_perform(multi, &running)
             var left: Int32 = 0
             var completed = 0
-            while let message = curl_multi_info_read(multi, &left) {
+            while let message = CMirrorShims_curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
                 let code = CMirrorShims_curl_msg_result(message)
                 var raw: UnsafeMutableRawPointer?
                 _ = CMirrorShims_curl_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &raw)
-                curl_multi_remove_handle(multi, easy)
+                CMirrorShims_curl_multi_remove_handle(multi, easy)
                 guard let raw else { continue }
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(raw).takeUnretainedValue()
                 retire(transfer)
                 if transfer.mayResend(after: code) {
                     // Unanswered: sent again, as a new request (see ``CurlTransfer/mayResend(after:)``).
                     transfer.prepareResend()
-                    if curl_multi_add_handle(multi, easy) == CURLM_OK {
+                    if CMirrorShims_curl_multi_add_handle(multi, easy) == CURLM_OK {
                         transfer.isRetired = false
                         unsent.append(transfer)
                         completed += 1
@@ -485,7 +485,7 @@ final class CurlMultiEngine: @unchecked Sendable {
             var ready: Int32 = 0
             let timeout: Int32 = completed > 0 || !incoming.isEmpty ? 0 : Self.pollTimeoutMilliseconds
             let pollStart = timeout > 0 && !active.isEmpty ? DispatchTime.now().uptimeNanoseconds : nil
-            _ = curl_multi_poll(multi, nil, 0, timeout, &ready)
+            _ = CMirrorShims_curl_multi_poll(multi, nil, 0, timeout, &ready)
             if let pollStart, ready == 0,
                DispatchTime.now().uptimeNanoseconds - pollStart >= UInt64(timeout) * 1_000_000 {
                 lock.lock()

@@ -132,8 +132,8 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
-        if ownsHandle { curl_easy_cleanup(easy) }
-        if let headerList { curl_slist_free_all(headerList) }
+        if ownsHandle { CMirrorShims_curl_easy_cleanup(easy) }
+        if let headerList { CMirrorShims_curl_slist_free_all(headerList) }
         errorBuffer.deallocate()
         _ = file?.finish(sync: false)
     }
@@ -225,7 +225,7 @@ final class CurlTransfer: @unchecked Sendable {
             guard !line.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else {
                 throw .invalidURL(url, reason: "a request header contains a line break")
             }
-            guard let appended = curl_slist_append(headerList, line) else {
+            guard let appended = CMirrorShims_curl_slist_append(headerList, line) else {
                 throw .curl(url: url, code: -1, message: "curl_slist_append failed")
             }
             headerList = appended

@@ -63,6 +63,8 @@ extension SiteConfig {
         var identity: ClientIdentity?
         var warnings: [String] = []
         let manager = try trust.makeManager()
+        // libcurl opens on a thread of its own while the identity is read (issue #27).
+        CurlGlobal.preload()
         if let config = self.identity {
             let loaded: ClientIdentity
             if TokenIdentityLoader.isToken(certificate: config.certificate, key: config.key) {

@@ -124,6 +124,8 @@ struct TLSOptions {
     /// Loads the identity, if `--cert` was given, resolving the password as the options say
     /// (or prompting on a terminal when the file turns out to need one).
     func loadIdentity(logger: Logger) throws -> ClientIdentity? {
+        // libcurl opens on a thread of its own while the identity is read (issue #27).
+        CurlGlobal.preload()
         guard let certificate else { return nil }
         if literalPasswordUsed {
             logger.warning("--pass puts the password in the process list and shell history; use --pass-env VAR or --pass-file FILE")
