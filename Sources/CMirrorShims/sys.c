@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <spawn.h>
 #include <malloc.h>
+#include <sched.h>
 #endif
 
 int CMirrorShims_set_thread_name(const char *name) {
@@ -43,5 +44,13 @@ pid_t CMirrorShims_gettid(void) { return gettid(); }
 #ifdef __linux__
 int CMirrorShims_posix_spawn_file_actions_addclosefrom(void *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, from);
+}
+#endif
+
+#ifdef __linux__
+int CMirrorShims_affinity_count(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) return -1;
+    return CPU_COUNT(&set);
 }
 #endif

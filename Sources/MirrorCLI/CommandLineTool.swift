@@ -110,6 +110,7 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
         Terminal.write(command.spec.helpText, to: 1)
         return 0
     }
+    if command == .mirror || command == .refresh { CurlGlobal.preload() }
     do {
         let parsed = try ArgumentParser.parse(rest, spec: command.spec)
         let code: ExitCode

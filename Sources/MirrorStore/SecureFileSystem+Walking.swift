@@ -76,7 +76,8 @@ extension SecureFileSystem {
     static func createRoot(_ root: String) throws(StoreError) {
         var prefix = root.hasPrefix("/") ? "/" : ""
         for part in root.split(separator: "/") {
-            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(part) : "/" + part
+            let piece = String(part)
+            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? piece : "/" + piece
             if mkdir(prefix, directoryMode) == 0 {
                 if chmod(prefix, directoryMode) != 0 { throw .io(operation: "chmod", path: prefix, errno: errno) }
             } else if errno != EEXIST {

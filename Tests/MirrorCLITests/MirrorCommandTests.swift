@@ -236,6 +236,22 @@ import Testing
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
+    /// An output folder that cannot be created (a file stands in its way) is an I/O error
+    /// (exit 8) naming the folder and the cause, not "another run holds the lock".
+    @Test func anOutputFolderThatCannotBeCreatedIsAnIOErrorNamingIt() throws {
+        let f = try Self.fixture.get()
+        let output = try TemporaryDirectory()
+        try Data("not a folder".utf8).write(to: output.url.appendingPathComponent("file"))
+        let result = runner.run(
+            ["mirror", f.origin.url(.mtls), "-o", output.path + "/file", "--name", "site", "--cacert", f.pki.path("server-root.pem"),
+             "--cert", f.pki.path("client.p12"), "--pass-env", "P"],
+            environment: ["P": f.pki.password, "NO_COLOR": "1"], timeout: 120)
+        #expect(result.exitCode == 8, "\(result)")
+        #expect(result.stderr.contains("cannot create the folder '\(output.path)/file/site': Not a directory"), "\(result.stderr)")
+        #expect(!result.stderr.contains("another refresh"))
+        #expect(try String(contentsOf: output.url.appendingPathComponent("file"), encoding: .utf8) == "not a folder")
+    }
+
     @Test func secondRunPublishesANewSnapshotAtomically() throws {
         let f = try Self.fixture.get()
         let output = try TemporaryDirectory()

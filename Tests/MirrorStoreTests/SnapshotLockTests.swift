@@ -113,6 +113,33 @@ func refusal(_ site: String, _ name: String) -> SiteLockError? {
         #expect(holder.waitUntilHeld { refusal(site, "docs") == nil }, "the lock was not released after the holder died")
     }
 
+    @Test func aSiteFolderThatCannotBeCreatedIsNamedWithItsCause() throws {
+        let folder = try TemporaryFolder()
+        try Data("a file".utf8).write(to: URL(fileURLWithPath: folder.path + "/plain"))
+        let site = folder.path + "/plain/site"
+        // The folder is named as it was created, one component at a time ("//" becomes "/").
+        let created = site.replacingOccurrences(of: "//", with: "/")
+        #expect(throws: SiteLockError.siteFolder(path: created, errno: ENOTDIR)) {
+            try SiteLock.acquire(siteDirectory: site, site: "site", command: "mirror")
+        }
+        let error = SiteLockError.siteFolder(path: site, errno: ENOTDIR)
+        #expect(error.summary == "cannot create the folder '\(site)': Not a directory (errno 20)")
+        #expect(error.hint == "check the output folder's path and permissions")
+        #expect(SiteLockError.siteFolder(path: site, errno: ENOSPC).hint == "free space on the output folder's file system")
+    }
+
+    @Test func theSiteFolderAndItsMissingParentsArePrivate() throws {
+        let folder = try TemporaryFolder()
+        let site = folder.path + "/a/b/site"
+        let lock = try SiteLock.acquire(siteDirectory: site, site: "site", command: "mirror")
+        defer { lock.release() }
+        for path in [folder.path + "/a", folder.path + "/a/b", site] {
+            var info = stat()
+            #expect(stat(path, &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o700, "\(path)")
+        }
+    }
+
     @Test func aLockFileThatIsASymlinkIsRefused() throws {
         let folder = try TemporaryFolder()
         let site = folder.path + "/evil"

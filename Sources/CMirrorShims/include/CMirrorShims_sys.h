@@ -44,6 +44,8 @@ ssize_t CMirrorShims_sendfile(int out_fd, int in_fd, off_t *offset, size_t count
 // posix_spawn_file_actions_addclosefrom_np (glibc 2.34) needs _GNU_SOURCE: the render mode's
 // browser must inherit no descriptor of ours but its DevTools pipe.
 int CMirrorShims_posix_spawn_file_actions_addclosefrom(void *actions, int from);
+// sched_getaffinity(2) and CPU_COUNT need _GNU_SOURCE: the CPUs this process may run on, or -1.
+int CMirrorShims_affinity_count(void);
 #endif
 
 #endif

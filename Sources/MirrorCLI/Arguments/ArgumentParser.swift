@@ -41,9 +41,15 @@ public enum ArgumentParser {
     public static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var result = ParsedArguments()
         var index = 0
-        let byName = Dictionary(spec.options.flatMap { option in ([option.name] + option.aliases).map { ($0, option) } },
-                                uniquingKeysWith: { a, _ in a })
-        let byShort = Dictionary(spec.options.compactMap { o in o.short.map { ($0, o) } }, uniquingKeysWith: { a, _ in a })
+        // Plain loops, the first spelling winning: building these with `Dictionary(_:uniquingKeysWith:)`
+        // over mapped sequences instantiated their generic types through the runtime's
+        // conformance tables on every run's start (issue #27).
+        var byName: [String: OptionSpec] = [:]
+        var byShort: [Character: OptionSpec] = [:]
+        for option in spec.options {
+            for name in [option.name] + option.aliases where byName[name] == nil { byName[name] = option }
+            if let short = option.short, byShort[short] == nil { byShort[short] = option }
+        }
 
         func store(_ option: OptionSpec, _ value: String?) throws(UsageError) {
             if let value {

@@ -32,14 +32,11 @@ struct SiteRun {
         let history = RunHistory(siteDirectory: job.siteDirectory)
         let lock: SiteLock
         do {
-            try FileManager.default.createDirectory(atPath: job.siteDirectory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
             lock = try SiteLock.acquire(siteDirectory: job.siteDirectory, site: job.name, command: command)
-        } catch let error as SiteLockError {
-            logger.error(error.summary, hint: CommandLineHint.hint(for: error), category: error.category.rawValue)
-            return .busy
         } catch {
-            logger.error("\(job.name): cannot create \(job.siteDirectory): \(error)", hint: "check the output folder's permissions", category: "io")
+            let summary = if case .lockHeld = error { error.summary } else { "\(job.name): \(error.summary)" }
+            logger.error(summary, hint: CommandLineHint.hint(for: error), category: error.category.rawValue)
+            if case .lockHeld = error { return .busy }
             return .io
         }
         defer { lock.release() }

@@ -25,7 +25,12 @@ public struct HostPatternTable<Value: Sendable>: Sendable {
     ///     without a port apply).
     public func value(forHost host: String, port: Int? = nil) -> Value? {
         guard let name = HostName.canonical(host) else { return nil }
-        return entries.first { $0.pattern.matches(canonical: name, port: port) }?.value
+        // An index loop: `first(where:)` on this generic table looked up `Sequence` conformances
+        // in the runtime's tables on its first call of each run.
+        for index in entries.indices where entries[index].pattern.matches(canonical: name, port: port) {
+            return entries[index].value
+        }
+        return nil
     }
 
     /// Whether any pattern matches.

@@ -204,7 +204,7 @@ extension Crawler {
         var report = CrawlReport(
             site: job.name, startURLs: job.startURLs.map(\.string), snapshot: run.staging.id,
             startedAt: run.started, finishedAt: finished, durationSeconds: finished.timeIntervalSince(run.started),
-            finishReason: String(describing: finishReason),
+            finishReason: finishReason.rawValue,
             fetched: await state.pages + state.requisites, pages: await state.pages, requisites: await state.requisites,
             failed: failures.count, bytes: await state.bytes,
             added: await state.changes[.added] ?? 0, changed: await state.changes[.changed] ?? 0,

@@ -20,7 +20,7 @@ extension Crawler {
         // In an unchanged refresh no link moved: unchanged documents keep their rewritten copy
         // without a look at their links.
         let nothingMoved = previous.map { !paths.anyMoved(since: $0.manifest) } ?? false
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let workers = Processors.active
         let fileSystem = staging.fileSystem
         let directories = self.directories
         // A worker takes a run of documents at a time (``DocumentRuns``), in recorded order.
@@ -182,12 +182,12 @@ extension Crawler {
         guard let start = job.startURLs.first, let startPath = paths.path(ofKey: start.string), startPath != "index.html" else { return }
         if (try? staging.fileSystem.read("index.html")) != nil { return }
         let link = PathMapper.relativeLink(from: "index.html", to: startPath, fragment: nil)
-        let escaped = link.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+        let escaped = htmlEscape(link)
         let html = """
             <!doctype html>
-            <html><head><meta charset="utf-8"><title>\(job.name) mirror</title>
+            <html><head><meta charset="utf-8"><title>\(htmlEscape(job.name)) mirror</title>
             <meta http-equiv="refresh" content="0; url=\(escaped)"></head>
-            <body><p>Mirror of <code>\(start.string.replacingOccurrences(of: "<", with: "&lt;"))</code>: <a href="\(escaped)">start page</a>.</p></body></html>
+            <body><p>Mirror of <code>\(htmlEscape(start.string))</code>: <a href="\(escaped)">start page</a>.</p></body></html>
 
             """
         try staging.fileSystem.write(Array(html.utf8), to: "index.html")

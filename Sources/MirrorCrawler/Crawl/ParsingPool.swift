@@ -1,4 +1,5 @@
 import CMirrorShims
+import MirrorCore
 import Foundation
 
 /// A few threads of its own for long, synchronous parsing (a large HTML document takes
@@ -27,7 +28,7 @@ final class ParsingPool: @unchecked Sendable {
     private var idle = 0
 
     /// - Parameter width: the most jobs running at once (default: one per active core).
-    init(width: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    init(width: Int = Processors.active) {
         self.width = max(1, width)
     }
 

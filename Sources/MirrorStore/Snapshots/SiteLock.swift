@@ -45,15 +45,20 @@ public final class SiteLock: @unchecked Sendable {
     ///   - command: what this process is doing (`refresh`, `rollback`), for the holder note.
     ///   - now: the start time written into the note.
     /// - Returns: the held lock; keep it alive for as long as the site must not change.
+    /// Creates the site's folder and its missing parents first, each with mode 0700.
     /// - Throws: ``SiteLockError/lockHeld(site:pid:since:)`` when another process holds it,
-    ///   ``SiteLockError/io(operation:path:errno:)`` when the folder or file cannot be opened.
+    ///   ``SiteLockError/siteFolder(path:errno:)`` when the folder cannot be created,
+    ///   ``SiteLockError/io(operation:path:errno:)`` when the lock file cannot be opened.
     public static func acquire(siteDirectory: String, site: String, command: String, now: Date = Date()) throws(SiteLockError) -> SiteLock {
         let path = siteDirectory + "/" + fileName
         do {
             try SecureFileSystem.createRoot(siteDirectory)
         } catch {
-            if case .io(let operation, let failedPath, let code) = error { throw .io(operation: operation, path: failedPath, errno: code) }
-            throw .io(operation: "mkdir", path: siteDirectory, errno: ENOSPC)
+            switch error {
+            case .io(_, let failedPath, let code): throw .siteFolder(path: failedPath, errno: code)
+            case .diskFull(let failedPath): throw .siteFolder(path: failedPath, errno: ENOSPC)
+            default: throw .siteFolder(path: siteDirectory, errno: EIO)
+            }
         }
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .io(operation: "open", path: path, errno: errno) }

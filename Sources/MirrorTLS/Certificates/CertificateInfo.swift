@@ -102,11 +102,10 @@ public struct CertificateInfo: Sendable, Equatable {
 enum TrustFile {
     /// The bytes of `path`.
     static func read(_ path: String) throws(TrustError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file"
-            throw .unreadableFile(path: path, reason: reason)
+        switch SmallFile.read(path) {
+        case .success(let bytes): return bytes
+        case .failure(let failure): throw .unreadableFile(path: path, reason: failure.reason)
         }
-        return [UInt8](data)
     }
 
     /// Whether `bytes` contain a PEM header.

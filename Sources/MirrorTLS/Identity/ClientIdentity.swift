@@ -133,10 +133,9 @@ public final class ClientIdentity: @unchecked Sendable {
 enum IdentityFile {
     /// The bytes of `path`.
     static func read(_ path: String) throws(IdentityError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file"
-            throw .unreadable(file: path, reason: reason)
+        switch SmallFile.read(path) {
+        case .success(let bytes): return bytes
+        case .failure(let failure): throw .unreadable(file: path, reason: failure.reason)
         }
-        return [UInt8](data)
     }
 }
