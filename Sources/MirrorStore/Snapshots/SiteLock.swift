@@ -37,15 +37,14 @@ public final class SiteLock: @unchecked Sendable {
 
     /// Takes the lock of a site without waiting.
     ///
-    /// Creates the site folder (0700) and the lock file (0600) when missing, then records this
-    /// process (pid, `now`, `command`) in the file.
+    /// Creates the site folder and its missing parents (0700) and the lock file (0600) when
+    /// missing, then records this process (pid, `now`, `command`) in the file.
     /// - Parameters:
     ///   - siteDirectory: the site's folder, `<output>/<site>`.
     ///   - site: the site's name, for messages.
     ///   - command: what this process is doing (`refresh`, `rollback`), for the holder note.
     ///   - now: the start time written into the note.
     /// - Returns: the held lock; keep it alive for as long as the site must not change.
-    /// Creates the site's folder and its missing parents first, each with mode 0700.
     /// - Throws: ``SiteLockError/lockHeld(site:pid:since:)`` when another process holds it,
     ///   ``SiteLockError/siteFolder(path:errno:)`` when the folder cannot be created,
     ///   ``SiteLockError/io(operation:path:errno:)`` when the lock file cannot be opened.

@@ -120,6 +120,7 @@ public struct SnapshotStore: Sendable {
     }
 
     /// The id `current` points at, if any.
+    ///
     /// Read with `readlink(2)`: Foundation's `destinationOfSymbolicLink` cost each run's start
     /// about 0.3 ms of conformance lookups for its first call (issue #27).
     public var currentID: String? {
