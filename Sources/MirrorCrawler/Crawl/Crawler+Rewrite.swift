@@ -82,9 +82,16 @@ extension Crawler {
 
     /// A rewrite worker's view of ``LocalPaths``: the paths a site's documents share
     /// (navigation, stylesheets) are read from the spill once, not once per document.
+    ///
+    /// Kept by URL id, not by text: a key is looked up in the registry first (one fingerprint
+    /// and a probe), which answers at once for the URLs outside the scope, which the frontier
+    /// refuses without registering them (most targets of a page that links out: four in five
+    /// of the Debian Reference's distinct links leave the site), and an id hashes as one word. Keyed by text, each such target was hashed
+    /// three times (a lookup, the registry's fingerprint, an insert): the rewrite phase of
+    /// that manual took 8.0 ms (median of 8), 6.5 ms by id.
     struct PathCache {
         let paths: LocalPaths
-        private var known: [String: String?] = [:]
+        private var known: [UInt32: String?] = [:]
 
         /// The most paths a worker keeps. The shared ones are found again at once after the
         /// cache empties; 4,096 held 1.2 MB of strings per worker at the largest sites, all of
@@ -97,11 +104,12 @@ extension Crawler {
 
         /// The local path of a URL by its normalised text.
         mutating func path(ofKey key: String) -> String? {
-            if let hit = known[key] { return hit }
-            let path = paths.path(ofKey: key)
+            guard let id = paths.registry.id(forKey: key) else { return nil }
+            if let hit = known[id] { return hit }
+            let path = paths.path(of: id)
             // Bounded: a site with 100,000 URLs does not keep them all here.
             if known.count >= Self.capacity { known.removeAll(keepingCapacity: true) }
-            known[key] = path
+            known[id] = path
             return path
         }
     }

@@ -65,6 +65,7 @@ public struct CertificateInfo: Sendable, Equatable {
         self.isCA = (X509_get_extension_flags(x509) & UInt32(EXFLAG_CA)) != 0
         self.sha256 = SHA256Digest.hex(der)
         self.spkiSHA256 = Data(SHA256Digest.hash(spki)).base64EncodedString()
+        DecodedCertificates.shared.remember(certificate, sha256: sha256)
     }
 
     /// Reads every certificate of a file: all PEM `CERTIFICATE` blocks in order, or one DER certificate.
@@ -89,8 +90,10 @@ public struct CertificateInfo: Sendable, Equatable {
         return infos
     }
 
-    /// A new OpenSSL handle for this certificate.
+    /// An OpenSSL handle for this certificate: the one it was read from while it is remembered
+    /// (``DecodedCertificates``), else a new one decoded from ``der``. OpenSSL only reads it.
     func makeX509() throws(TrustError) -> X509Certificate {
+        if let known = DecodedCertificates.shared.certificate(sha256: sha256) { return known }
         guard let certificate = X509Certificate(der: der) else {
             throw .invalidCertificate(reason: OpenSSLErrorQueue.drainedText(fallback: "not DER X.509"))
         }

@@ -9,7 +9,7 @@ enum HostnameValidation {
     /// The host is compared in its ``MirrorCore/HostName`` form (lower case, no IPv6 brackets
     /// or trailing dot, IDNA A-labels, as certificates carry them). IP literals match only IP SANs.
     static func matches(_ certificate: CertificateInfo, host: String) -> Bool {
-        guard let x509 = X509Certificate(der: certificate.der) else { return false }
+        guard let x509 = try? certificate.makeX509() else { return false }
         guard let name = HostName.canonical(host) else { return false }
         let result: Int32
         if isIPLiteral(name) {
