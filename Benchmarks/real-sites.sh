@@ -3,12 +3,13 @@
 # mtls-mirror and wget2 in the same run, and prints a Markdown table for BENCHMARKS.md: wall
 # time (median), peak RSS, requests, local references resolved, in-scope references left
 # pointing at the origin. The generated site of mirror-bench.sh is one shape of site; these are
-# others written by other tools (Sphinx, DocBook, AsciiDoc, SQLite's own, Apache's XSLT, node's, Publican, gtk-doc): pages of up to 5.8 MB, tens of
+# others written by other tools (Sphinx, DocBook, AsciiDoc, SQLite's own, Apache's XSLT, node's, Publican, gtk-doc, vim2html, Texinfo, gi-docgen): pages of up to 5.8 MB, tens of
 # thousands of anchors per page, links that point above the mirrored folder.
 #
 # Usage: Benchmarks/real-sites.sh [options]
 #   --sites LIST         comma-separated subset of python,postgresql,django,git,sqlite,cmake,apache,
-#                        node,sphinx,libxml2,handbook,requests,glib,gtk3 (default all)
+#                        node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,
+#                        maint,vim,octave,gtk4 (default all)
 #   --runs N             runs per tool and site; the table shows the median (default 3)
 #   --wget2-threads N    wget2's --max-threads (default 2, as issue #27 compares; 16 in sessions 7-13)
 #   --latency MS         round trip ≈ MS through Benchmarks/delay-proxy.c (MS/2 each way; default 0:
@@ -19,14 +20,15 @@
 #   --work-parent DIR    make the work folder in DIR (default /tmp)
 #
 # Each site is served from its own folder (/python/, /postgresql/ …) and mirrored from its
-# index.html with --no-parent, so links above that folder (Debian's /license.html, Django's
+# index page (index.html; index.en.html for the Debian Reference and the New Maintainers'
+# Guide) with --no-parent, so links above that folder (Debian's /license.html, Django's
 # /usr/share/doc/… links) are out of scope for both tools. "refs to origin" counts references
 # to URLs inside that folder only: the ones a mirror should have made local.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
+sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,maint,vim,octave,gtk4" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
         --sites) sites=$2; shift 2 ;;
@@ -46,16 +48,22 @@ done
 [ "$latency" -ge 0 ] 2>/dev/null || { echo "real-sites: --latency needs a whole number of milliseconds" >&2; exit 2; }
 log() { echo "real-sites: $*" >&2; }
 
-# site name → Debian package and the folder holding its index.html
+# site name → Debian package and the folder holding its start page
 # (sqlite and cmake since session 23, apache, node, sphinx and libxml2 since session 25: sites
 # the tool was not tuned on. Apache's manual is all its languages, linked from one index;
 # node's API pages include all.html, 5.8 MB with 17,000 links, 70 % of them to its own anchors.
 # The Debian Administrator's Handbook (Publican), requests' Sphinx pages, and GLib's and GTK 3's
-# gtk-doc references since session 30.)
+# gtk-doc references since session 30. Since session 38: the Debian Reference (DocBook, 15 pages of
+# up to 390 KB whose links mostly leave the site), Debian Policy (Sphinx), the Developer's
+# Reference and the New Maintainers' Guide (small DocBook sites: 12 and 11 pages), Vim's help
+# (vim2html: 150 pages dense with links), Octave's manual (Texinfo) and GTK 4's reference
+# (gi-docgen, 9,000 pages).)
 declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [django]=python-django-doc [git]=git-doc
                     [sqlite]=sqlite3-doc [cmake]=cmake-doc [apache]=apache2-doc [node]=nodejs-doc
                     [sphinx]=sphinx-doc [libxml2]=libxml2-doc [handbook]=debian-handbook
-                    [requests]=python-requests-doc [glib]=libglib2.0-doc [gtk3]=libgtk-3-doc)
+                    [requests]=python-requests-doc [glib]=libglib2.0-doc [gtk3]=libgtk-3-doc
+                    [reference]=debian-reference-en [policy]=debian-policy [devref]=developers-reference
+                    [maint]=maint-guide [vim]=vim-doc [octave]=octave-doc [gtk4]=libgtk-4-doc)
 declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/share/doc/postgresql-doc-15/html
                    [django]=/usr/share/doc/python-django-doc/html [git]=/usr/share/doc/git-doc
                    [sqlite]=/usr/share/doc/sqlite3 [cmake]=/usr/share/doc/cmake-data/html
@@ -63,16 +71,22 @@ declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/sha
                    [sphinx]=/usr/share/doc/sphinx-doc/html [libxml2]=/usr/share/doc/libxml2/html
                    [handbook]=/usr/share/doc/debian-handbook/html/en-US
                    [requests]=/usr/share/doc/python-requests-doc/html [glib]=/usr/share/gtk-doc/html/glib
-                   [gtk3]=/usr/share/gtk-doc/html/gtk3)
+                   [gtk3]=/usr/share/gtk-doc/html/gtk3 [reference]=/usr/share/debian-reference
+                   [policy]=/usr/share/doc/debian-policy/policy.html [devref]=/usr/share/developers-reference
+                   [maint]=/usr/share/doc/maint-guide/html [vim]=/usr/share/doc/vim/html
+                   [octave]=/usr/share/doc/octave/octave.html [gtk4]=/usr/share/doc/libgtk-4-doc/gtk4)
+# The start page, where it is not index.html.
+declare -A start=([reference]=index.en.html [maint]=index.en.html)
+start_page() { echo "${start[$1]:-index.html}"; }
 IFS=, read -r -a chosen <<<"$sites"
 for site in "${chosen[@]}"; do
-    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3)" >&2; exit 2; }
+    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3, reference, policy, devref, maint, vim, octave, gtk4)" >&2; exit 2; }
 done
 
 bash scripts/install-deps.sh --bench
 missing=()
 for site in "${chosen[@]}"; do
-    [ -f "${folder[$site]}/index.html" ] || missing+=("${package[$site]}")
+    [ -f "${folder[$site]}/$(start_page "$site")" ] || missing+=("${package[$site]}")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
     log "installing ${missing[*]}"
@@ -117,7 +131,7 @@ fi
 # timed TOOL SITE RUN OUT: one mirror, timed; appends "tool site run wall maxrss requests" to runs.tsv.
 : >"$work/runs.tsv"
 timed() {
-    local tool=$1 site=$2 run=$3 out=$4 start_url="https://127.0.0.1:$tool_port/$2/index.html" from to
+    local tool=$1 site=$2 run=$3 out=$4 start_url="https://127.0.0.1:$tool_port/$2/$(start_page "$2")" from to
     rm -rf "$out"
     sync
     from=$(origin_log_offset)
