@@ -86,9 +86,10 @@ extension Crawler {
     /// Kept by URL id, not by text: a key is looked up in the registry first (one fingerprint
     /// and a probe), which answers at once for the URLs outside the scope, which the frontier
     /// refuses without registering them (most targets of a page that links out: four in five
-    /// of the Debian Reference's distinct links leave the site), and an id hashes as one word. Keyed by text, each such target was hashed
-    /// three times (a lookup, the registry's fingerprint, an insert): the rewrite phase of
-    /// that manual took 8.0 ms (median of 8), 6.5 ms by id.
+    /// of the Debian Reference's distinct links leave the site), and an id hashes as one
+    /// word. Keyed by text, each such target was hashed three times (a lookup, the registry's
+    /// fingerprint, an insert): the rewrite phase of that manual took 8.0 ms (median of 8),
+    /// 6.5 ms by id.
     struct PathCache {
         let paths: LocalPaths
         private var known: [UInt32: String?] = [:]
