@@ -6,6 +6,10 @@
 // `scripts/install-deps.sh` installs their Debian packages.
 import PackageDescription
 
+/// Where libxml2's headers are (`pkg-config --cflags libxml-2.0`): Debian's, then Homebrew's.
+/// CLibXML2 no longer names the pkg-config file, which would link the library.
+let libxml2HeaderFolders = ["/usr/include/libxml2", "/opt/homebrew/opt/libxml2/include/libxml2", "/usr/local/opt/libxml2/include/libxml2"]
+
 let package = Package(
     name: "mtls-mirror",
     platforms: [.macOS(.v13)],
@@ -23,8 +27,11 @@ let package = Package(
         .systemLibrary(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        // libxml2's headers only, as for libcurl: the library is opened at run time (CMirrorShims'
+        // libxml2.c), so that it and the ICU it brings load on a thread while the program starts.
+        // Its headers live in a folder of their own, added to every target below.
         .systemLibrary(
-            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            name: "CLibXML2",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "openssl",
@@ -54,7 +61,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
 
         // MARK: Logic-free C shims for what Swift cannot call (variadics, macros, globals)
-        .target(name: "CMirrorShims", dependencies: ["CCurl", "CLibXML2", "COpenSSL", "CZlib"]),
+        .target(name: "CMirrorShims", dependencies: ["CCurl", "CLibXML2", "COpenSSL", "CZlib"],
+                cSettings: [.unsafeFlags(libxml2HeaderFolders.map { "-I" + $0 })]),
 
         // MARK: Library, by role
         .target(name: "MirrorCore", dependencies: ["COpenSSL", "CMirrorShims"]),
@@ -106,18 +114,6 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Concrete generic types (a `Dictionary` keyed by one of our types, an `Array` of a struct) are
-// instantiated through metadata accessors rather than from mangled names: resolving a mangled
-// name makes the runtime look the generic arguments' conformances up by scanning the binary's
-// 5,700 conformance records, once per type per process, and a mirror run paid 4–6 ms of CPU for
-// it, about 2 ms of them before its first request (issue #27; measured in README "The start
-// of a run"). The accessors make the code 0.1 % larger.
-for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]),
-    ]
-}
-
 // The libFuzzer executables (`fuzz-<target>`) hand control to libFuzzer's driver, which exists
 // only when they are built with `-sanitize=fuzzer`. They are declared only when
 // MTLS_MIRROR_FUZZ=1, so that a plain `swift build` never tries to link them; scripts/fuzz.sh
@@ -129,4 +125,20 @@ if Context.environment["MTLS_MIRROR_FUZZ"] == "1" {
             name: "fuzz-\(target)", dependencies: ["MirrorFuzzing", "CFuzzerDriver"], path: "Tests/Fuzz/Targets/fuzz-\(target)"))
         package.products.append(.executable(name: "fuzz-\(target)", targets: ["fuzz-\(target)"]))
     }
+}
+
+// Concrete generic types (a `Dictionary` keyed by one of our types, an `Array` of a struct) are
+// instantiated through metadata accessors rather than from mangled names: resolving a mangled
+// name makes the runtime look the generic arguments' conformances up by scanning the binary's
+// 5,700 conformance records, once per type per process, and a mirror run paid 4–6 ms of CPU for
+// it, about 2 ms of them before its first request (issue #27; measured in README "The start
+// of a run"). The accessors make the code 0.1 % larger.
+//
+// Every Swift target also gets libxml2's header folder: importing a module that imports
+// CLibXML2 or CMirrorShims reads libxml2's headers.
+for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
+            + libxml2HeaderFolders.flatMap { ["-Xcc", "-I" + $0] }),
+    ]
 }

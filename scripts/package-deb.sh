@@ -112,12 +112,16 @@ mkdir -p "$stage/shlibs/debian"
 printf 'Source: mtls-mirror\n\nPackage: mtls-mirror\nArchitecture: any\n' >"$stage/shlibs/debian/control"
 depends=$(cd "$stage/shlibs" && dpkg-shlibdeps -O -e"$bin" 2>"$stage/shlibdeps.err" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "package-deb: dpkg-shlibdeps found no dependency" >&2; cat "$stage/shlibdeps.err" >&2; exit 1; }
-# libcurl is opened at run time (dlopen, see Sources/CMirrorShims/curl.c), so dpkg-shlibdeps
-# does not see it: the dependency its package's shlibs file declares for libcurl.so.4 is added.
-curl_shlibs=$(dpkg-query --control-path libcurl4 shlibs 2>/dev/null | head -n 1)
-curl_depends=$([ -n "$curl_shlibs" ] && sed -n 's/^libcurl 4 //p' "$curl_shlibs" | head -n 1)
-[ -n "$curl_depends" ] || { echo "package-deb: no shlibs entry for libcurl.so.4: install libcurl4 (apt-get install libcurl4)" >&2; exit 1; }
-case ", $depends," in *", libcurl4 "*|*", libcurl4,"*) ;; *) depends="$depends, $curl_depends" ;; esac
+# libcurl and libxml2 are opened at run time (dlopen, see Sources/CMirrorShims/curl.c and
+# libxml2.c), so dpkg-shlibdeps does not see them: the dependency each package's shlibs file
+# declares for the library (libcurl.so.4, libxml2.so.2) is added.
+for opened in "libcurl4 libcurl 4" "libxml2 libxml2 2"; do
+    read -r owner soname soversion <<<"$opened"
+    shlibs=$(dpkg-query --control-path "$owner" shlibs 2>/dev/null | head -n 1)
+    declared=$([ -n "$shlibs" ] && sed -n "s/^$soname $soversion //p" "$shlibs" | head -n 1)
+    [ -n "$declared" ] || { echo "package-deb: no shlibs entry for $soname.so.$soversion: install $owner (apt-get install $owner)" >&2; exit 1; }
+    case ", $depends," in *", $owner "*|*", $owner,"*) ;; *) depends="$depends, $declared" ;; esac
+done
 
 arch=$(dpkg --print-architecture)
 size=$(du -s -k --apparent-size "$root" --exclude=DEBIAN | cut -f1)

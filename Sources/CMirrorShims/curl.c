@@ -1,6 +1,6 @@
 #include "CMirrorShims_curl.h"
+#include "CMirrorShims_dl.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -47,24 +47,6 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int loaded;
 static char load_error[512];
 
-int CMirrorShims_curl_open(const char *library, void **table, const char *const *names, int count, char *error, size_t size) {
-    void *handle = dlopen(library, RTLD_LAZY | RTLD_LOCAL);
-    if (handle == NULL) {
-        const char *reason = dlerror();
-        snprintf(error, size, "%s", reason ? reason : "dlopen failed");
-        return -1;
-    }
-    for (int i = 0; i < count; i++) {
-        table[i] = dlsym(handle, names[i]);
-        if (table[i] == NULL) {
-            snprintf(error, size, "%s has no %s", library, names[i]);
-            dlclose(handle);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 static void load(void) {
     static const char *const names[] = {
         "curl_global_init", "curl_easy_init", "curl_easy_cleanup", "curl_easy_reset", "curl_easy_strerror",
@@ -74,7 +56,7 @@ static void load(void) {
         "curl_slist_append", "curl_slist_free_all",
     };
     _Static_assert(sizeof(api) == sizeof(names) / sizeof(names[0]) * sizeof(void *), "one name per entry");
-    if (CMirrorShims_curl_open(CMIRRORSHIMS_CURL_LIBRARY, (void **)&api, names, (int)(sizeof(names) / sizeof(names[0])),
+    if (CMirrorShims_library_open(CMIRRORSHIMS_CURL_LIBRARY, (void **)&api, names, (int)(sizeof(names) / sizeof(names[0])),
                                load_error, sizeof(load_error)) != 0) {
         memset(&api, 0, sizeof(api));
         return;
@@ -92,21 +74,23 @@ static int ready(void) {
     return loaded;
 }
 
-static void *preload(void *unused) {
-    (void)unused;
+static void *preload(void *next) {
     ready();
+    if (next != NULL) ((void (*)(void))next)();
     return NULL;
 }
 
-void CMirrorShims_curl_preload(void) {
+void CMirrorShims_curl_preload(void) { CMirrorShims_curl_preload_then(NULL); }
+
+void CMirrorShims_curl_preload_then(void (*next)(void)) {
     static atomic_flag started = ATOMIC_FLAG_INIT;
     if (atomic_flag_test_and_set(&started)) return;
     pthread_t thread;
     pthread_attr_t attributes;
     if (pthread_attr_init(&attributes) != 0) return;
     pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
-    // On failure the first call loads libcurl instead.
-    (void)pthread_create(&thread, &attributes, preload, NULL);
+    // On failure the first call loads libcurl instead (and `next`'s library its own way).
+    (void)pthread_create(&thread, &attributes, preload, (void *)next);
     pthread_attr_destroy(&attributes);
 }
 

@@ -24,6 +24,7 @@ int CMirrorShims_thread_name(char *buffer, size_t length) { return pthread_getna
 #ifdef __linux__
 int CMirrorShims_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 int CMirrorShims_malloc_trim(void) { return malloc_trim(0); }
+size_t CMirrorShims_malloc_free_bytes(void) { return mallinfo2().fordblks; }
 int CMirrorShims_epoll_create1(int flags) { return epoll_create1(flags); }
 int CMirrorShims_epoll_ctl(int epfd, int op, int fd, struct epoll_event *event) { return epoll_ctl(epfd, op, fd, event); }
 int CMirrorShims_epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout) {

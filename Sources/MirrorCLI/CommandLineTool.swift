@@ -1,6 +1,7 @@
 import Foundation
 import MirrorCore
 import MirrorCrawler
+import MirrorDocument
 import MirrorHTTP
 
 /// The commands, in the order `--help` lists them.
@@ -110,7 +111,8 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
         Terminal.write(command.spec.helpText, to: 1)
         return 0
     }
-    if command == .mirror || command == .refresh { CurlGlobal.preload() }
+    // libcurl, then libxml2, open on a thread of their own while the command starts (issue #27).
+    if command == .mirror || command == .refresh { CurlGlobal.preload(then: LibXML2.open) }
     do {
         let parsed = try ArgumentParser.parse(rest, spec: command.spec)
         let code: ExitCode

@@ -26,12 +26,20 @@ public enum AllocatorPolicy {
         #endif
     }
 
+    /// Below this much free space in the arenas, ``returnFreedMemory(above:)`` leaves it: a
+    /// small site's crawl frees a few hundred KB, and `malloc_trim` walks every arena and
+    /// `madvise`s page by page, each call a TLB shootdown on the other cores: 0.3 ms at the end
+    /// of the crawl of a 17-page site, for nothing (issue #27).
+    public static let worthReturning = 4 << 20
+
     /// Gives the pages of freed blocks that the arenas still hold back to the system: between
-    /// two phases whose buffers differ (the crawl's parsers, the rewrite's writers).
+    /// two phases whose buffers differ (the crawl's parsers, the rewrite's writers), when the
+    /// arenas hold more than `minimum` bytes of free chunks.
     /// - Returns: whether any memory went back.
     @discardableResult
-    public static func returnFreedMemory() -> Bool {
+    public static func returnFreedMemory(above minimum: Int = worthReturning) -> Bool {
         #if os(Linux)
+        guard CMirrorShims_malloc_free_bytes() > minimum else { return false }
         return CMirrorShims_malloc_trim() == 1
         #else
         return false

@@ -10,7 +10,12 @@ public enum CurlGlobal {
     /// this as they read the client identity, not first thing in `main`: glibc's `dlopen`
     /// holds the lock that `pthread_create` takes, and the Swift runtime starts its threads
     /// in the first milliseconds, which then waited for the whole load.
-    public static func preload() { CMirrorShims_curl_preload() }
+    ///
+    /// - Parameter next: called on that thread once libcurl is open: another library to open
+    ///   there (``MirrorDocument/LibXML2/open``), after libcurl and not beside it (a second
+    ///   `dlopen` would wait on the loader's lock, and a second thread be a third on two cores).
+    ///   Not called when the load has started already.
+    public static func preload(then next: (@convention(c) () -> Void)? = nil) { CMirrorShims_curl_preload_then(next) }
 
     /// Why libcurl cannot be used (it could not be opened, or not initialised), with the fix;
     /// nil when it can. Waits for ``preload()``'s thread.

@@ -41,7 +41,26 @@ import Testing
         }
         defer { for (index, block) in blocks.enumerated() where index % 2 == 1 { free(block) } }
         for (index, block) in blocks.enumerated() where index % 2 == 0 { free(block) }
+        // 5,000 KiB are free: more than is worth returning.
         #expect(AllocatorPolicy.returnFreedMemory())
+    }
+
+    /// In a process of its own, whose arenas hold nothing else free.
+    @Test func aFewFreedBlocksAreLeftWhereTheyAre() async {
+        await #expect(processExitsWith: .success) {
+            guard AllocatorPolicy.mapLargeBlocksAlone() else { exit(2) }
+            var blocks: [UnsafeMutableRawPointer] = []
+            for _ in 0..<20 {
+                guard let block = malloc(100 << 10) else { exit(3) }
+                memset(block, 1, 100 << 10)
+                blocks.append(block)
+            }
+            for (index, block) in blocks.enumerated() where index % 2 == 0 { free(block) }
+            // 1,000 KiB free: below what is worth returning, left; with no minimum, returned.
+            if AllocatorPolicy.returnFreedMemory() { exit(1) }
+            if !AllocatorPolicy.returnFreedMemory(above: 0) { exit(4) }
+            exit(0)
+        }
     }
 }
 #endif

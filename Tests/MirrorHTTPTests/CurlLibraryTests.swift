@@ -62,7 +62,7 @@ struct CurlLibraryTests {
         defer { names.forEach { free($0) } }
         let status = names.map { UnsafePointer($0) }.withUnsafeBufferPointer { namePointers in
             table.withUnsafeMutableBufferPointer { tablePointer in
-                CMirrorShims_curl_open(library, tablePointer.baseAddress, namePointers.baseAddress, Int32(symbols.count), &error, error.count)
+                CMirrorShims_library_open(library, tablePointer.baseAddress, namePointers.baseAddress, Int32(symbols.count), &error, error.count)
             }
         }
         return (status, String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

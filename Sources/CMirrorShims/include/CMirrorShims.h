@@ -6,6 +6,8 @@
 #define CMIRRORSHIMS_H
 
 #include "CMirrorShims_curl.h"
+#include "CMirrorShims_dl.h"
+#include "CMirrorShims_libxml2.h"
 #include "CMirrorShims_openssl.h"
 #include "CMirrorShims_sys.h"
 #include "CMirrorShims_fs.h"

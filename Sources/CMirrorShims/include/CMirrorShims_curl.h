@@ -13,6 +13,9 @@ typedef CURLcode (*CMirrorShims_curl_ssl_ctx_callback)(CURL *curl, void *ssl_ctx
 
 /// Starts opening libcurl on a detached thread; returns at once.
 void CMirrorShims_curl_preload(void);
+/// The same, then calls `next` on that thread (another library to open there, after libcurl);
+/// nothing, and `next` is not called, when the load has started already.
+void CMirrorShims_curl_preload_then(void (*next)(void));
 /// Opens libcurl (once) and initialises it: 0, or -1 when it cannot be (see
 /// CMirrorShims_curl_load_error).
 int CMirrorShims_curl_load(void);
@@ -20,9 +23,6 @@ int CMirrorShims_curl_load(void);
 const char *CMirrorShims_curl_load_error(void);
 /// The file name opened: "libcurl.so.4" (Debian's libcurl4, the OpenSSL flavour).
 const char *CMirrorShims_curl_library_name(void);
-/// dlopen(3) `library` and look up `count` symbols into `table`: 0, or -1 with the reason in
-/// `error` (a library that cannot be opened, or a missing symbol).
-int CMirrorShims_curl_open(const char *library, void **table, const char *const *names, int count, char *error, size_t size);
 
 CURL *CMirrorShims_curl_easy_init(void);
 void CMirrorShims_curl_easy_cleanup(CURL *curl);

@@ -21,6 +21,8 @@ int CMirrorShims_thread_name(char *buffer, size_t length);
 // bytes) and malloc_trim(0). Both return what glibc returns (1 on success / memory released).
 int CMirrorShims_set_mmap_threshold(int bytes);
 int CMirrorShims_malloc_trim(void);
+// mallinfo2().fordblks: the bytes of free chunks the arenas hold, all arenas together.
+size_t CMirrorShims_malloc_free_bytes(void);
 // epoll(7): declared by <sys/epoll.h> only with _GNU_SOURCE under Swift's Glibc module.
 int CMirrorShims_epoll_create1(int flags);
 int CMirrorShims_epoll_ctl(int epfd, int op, int fd, struct epoll_event *event);

@@ -1,4 +1,5 @@
 import CLibXML2
+import CMirrorShims
 
 /// Runs libxml2's HTML parser over a document in SAX mode and reports each start tag's name,
 /// its attribute names, and the byte offset where libxml2 finished reading its attributes.
@@ -23,22 +24,17 @@ final class LibXMLElementScanner {
             | HTML_PARSE_NONET.rawValue | HTML_PARSE_NODEFDTD.rawValue | HTML_PARSE_NOIMPLIED.rawValue
             | HTML_PARSE_IGNORE_ENC.rawValue)
 
-    /// `xmlInitParser` must run once before parsers are used from several threads.
-    private static let initialized: Bool = {
-        xmlInitParser()
-        return true
-    }()
-
     /// Creates a parser over `ascii`, which must stay alive until ``run()`` returns.
     ///
-    /// - Throws: `DocumentError.parserUnavailable` when libxml2 cannot create a context;
+    /// - Throws: `DocumentError.parserUnavailable` when libxml2 cannot be opened or cannot create a context;
     ///   `DocumentError.documentTooLarge` past 2 GiB.
     init(ascii: UnsafeBufferPointer<UInt8>, handler: @escaping Handler) throws(DocumentError) {
-        _ = Self.initialized
+        // libxml2 is opened at run time (``LibXML2``), and initialised there.
+        if let reason = LibXML2.unavailableReason { throw .parserUnavailable(reason: reason) }
         guard ascii.count < Int(Int32.max) else { throw .documentTooLarge(bytes: ascii.count) }
         guard let base = ascii.baseAddress, !ascii.isEmpty else { throw .parserUnavailable(reason: "empty document") }
         let created = base.withMemoryRebound(to: CChar.self, capacity: ascii.count) { chars in
-            htmlCreateMemoryParserCtxt(chars, Int32(ascii.count))
+            CMirrorShims_htmlCreateMemoryParserCtxt(chars, Int32(ascii.count))
         }
         guard let created else { throw .parserUnavailable(reason: "htmlCreateMemoryParserCtxt returned NULL") }
         self.context = created
@@ -46,8 +42,8 @@ final class LibXMLElementScanner {
     }
 
     deinit {
-        if let doc = context.pointee.myDoc { xmlFreeDoc(doc) }
-        htmlFreeParserCtxt(context)
+        if let doc = context.pointee.myDoc { CMirrorShims_xmlFreeDoc(doc) }
+        CMirrorShims_htmlFreeParserCtxt(context)
     }
 
     /// Parses the whole document, calling the handler for every start tag.
@@ -61,15 +57,15 @@ final class LibXMLElementScanner {
             let parser = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
             guard let owner = parser.pointee._private else { return }
             let scanner = Unmanaged<LibXMLElementScanner>.fromOpaque(owner).takeUnretainedValue()
-            scanner.handler(name, attributes, Int(xmlByteConsumed(parser)))
+            scanner.handler(name, attributes, Int(CMirrorShims_xmlByteConsumed(parser)))
         }
         handlerTable.serror = { _, _ in }
         handlerTable.initialized = XML_SAX2_MAGIC
         sax.pointee = handlerTable
         context.pointee.userData = UnsafeMutableRawPointer(context)
         context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
-        _ = htmlCtxtUseOptions(context, Self.options)
-        _ = withExtendedLifetime(self) { htmlParseDocument(context) }
+        _ = CMirrorShims_htmlCtxtUseOptions(context, Self.options)
+        _ = withExtendedLifetime(self) { CMirrorShims_htmlParseDocument(context) }
         context.pointee._private = nil
     }
 }

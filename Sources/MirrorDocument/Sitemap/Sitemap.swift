@@ -69,13 +69,15 @@ struct SitemapReader {
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         let made: xmlTextReaderPtr? = xml.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                xmlReaderForMemory($0, Int32(buffer.count), nil, nil, options)
+                CMirrorShims_xmlReaderForMemory($0, Int32(buffer.count), nil, nil, options)
             }
         }
-        guard let reader = made else { throw .malformed(reason: "libxml2 could not start its reader") }
-        defer { xmlFreeTextReader(reader) }
+        guard let reader = made else {
+            throw .malformed(reason: LibXML2.unavailableReason ?? "libxml2 could not start its reader")
+        }
+        defer { CMirrorShims_xmlFreeTextReader(reader) }
         while true {
-            let status = xmlTextReaderRead(reader)
+            let status = CMirrorShims_xmlTextReaderRead(reader)
             if status == 0 { break }
             guard status == 1 else { throw .malformed(reason: "not well-formed XML" + Self.position(reader)) }
             try visit(reader)
@@ -85,7 +87,7 @@ struct SitemapReader {
     }
 
     private mutating func visit(_ reader: xmlTextReaderPtr) throws(SitemapError) {
-        let type = xmlTextReaderNodeType(reader)
+        let type = CMirrorShims_xmlTextReaderNodeType(reader)
         switch type {
         case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue), Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
             throw .doctypeRefused
@@ -98,12 +100,12 @@ struct SitemapReader {
                 default: throw .malformed(reason: "the root element is <\(name)>, not <urlset> or <sitemapindex>")
                 }
             }
-            let empty = xmlTextReaderIsEmptyElement(reader) == 1
+            let empty = CMirrorShims_xmlTextReaderIsEmptyElement(reader) == 1
             path.append(name)
             text = ""
             if empty { end() }
         case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
-            if path.count == 3, let value = xmlTextReaderConstValue(reader) {
+            if path.count == 3, let value = CMirrorShims_xmlTextReaderConstValue(reader) {
                 text += String(cString: value)
             }
         case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
@@ -134,11 +136,11 @@ struct SitemapReader {
     }
 
     private static func localName(_ reader: xmlTextReaderPtr) -> String {
-        xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
+        CMirrorShims_xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
     }
 
     private static func position(_ reader: xmlTextReaderPtr) -> String {
-        let line = xmlTextReaderGetParserLineNumber(reader)
+        let line = CMirrorShims_xmlTextReaderGetParserLineNumber(reader)
         return line > 0 ? " (line \(line))" : ""
     }
 }

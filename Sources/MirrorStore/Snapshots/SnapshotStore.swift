@@ -136,13 +136,13 @@ public struct SnapshotStore: Sendable {
 
     /// Published snapshot ids, oldest first.
     public func snapshotIDs() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: snapshotsPath)) ?? []
+        let names = DirectoryListing.names(atPath: snapshotsPath) ?? []
         return names.filter { !$0.hasPrefix(".") }.sorted()
     }
 
     /// Partial snapshots left by runs that did not finish.
     public func leftoverIDs() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: snapshotsPath)) ?? []
+        let names = DirectoryListing.names(atPath: snapshotsPath) ?? []
         return names.filter { $0.hasPrefix(Self.partialPrefix) }.sorted()
     }
 

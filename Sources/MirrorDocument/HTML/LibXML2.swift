@@ -1,0 +1,24 @@
+import CMirrorShims
+
+/// libxml2 for the process: opened with dlopen(3) and initialised once (`xmlInitParser`), on a
+/// thread that opens it ahead of its use (``open``), or by the first call that needs it.
+///
+/// Linked, Debian's libxml2 and the ICU and liblzma it brings took about 1.2 ms of every run's
+/// start before `main` (an empty C program linked with the tool's libraries starts in 3.9 ms,
+/// 2.4–2.7 ms without these; issue #27). The first HTML document arrives many milliseconds
+/// after a command starts, by which time the library is open.
+public enum LibXML2 {
+    /// Opens libxml2 (once; later calls return at once): for a thread that opens libraries
+    /// ahead of their use, as `mirror` and `refresh` do on libcurl's loading thread
+    /// (``MirrorHTTP/CurlGlobal/preload(then:)``).
+    public static let open: @convention(c) () -> Void = { _ = CMirrorShims_xml_load() }
+
+    /// Why libxml2 cannot be used (it could not be opened, or lacks a function), with the fix;
+    /// nil when it can. Waits for a load in progress on another thread.
+    public static var unavailableReason: String? {
+        guard CMirrorShims_xml_load() != 0 else { return nil }
+        let reason = CMirrorShims_xml_load_error().map { String(cString: $0) } ?? "unknown reason"
+        let library = String(cString: CMirrorShims_xml_library_name())
+        return "libxml2 (\(library)) cannot be used: \(reason); install Debian's libxml2 package"
+    }
+}
