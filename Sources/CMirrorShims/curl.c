@@ -43,9 +43,7 @@ static struct {
     __typeof__(curl_slist_free_all) *slist_free_all;
 } api;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int loaded;
-static char load_error[512];
+static CMirrorShims_library_state state = CMIRRORSHIMS_LIBRARY_STATE_INIT;
 
 static void load(void) {
     static const char *const names[] = {
@@ -56,22 +54,19 @@ static void load(void) {
         "curl_slist_append", "curl_slist_free_all",
     };
     _Static_assert(sizeof(api) == sizeof(names) / sizeof(names[0]) * sizeof(void *), "one name per entry");
-    if (CMirrorShims_library_open(CMIRRORSHIMS_CURL_LIBRARY, (void **)&api, names, (int)(sizeof(names) / sizeof(names[0])),
-                               load_error, sizeof(load_error)) != 0) {
-        memset(&api, 0, sizeof(api));
-        return;
-    }
+    int count = (int)(sizeof(names) / sizeof(names[0]));
+    if (CMirrorShims_library_open(CMIRRORSHIMS_CURL_LIBRARY, (void **)&api, names, count, state.error, sizeof(state.error)) != 0) return;
     CURLcode code = api.global_init(CURL_GLOBAL_ALL);
     if (code != CURLE_OK) {
-        snprintf(load_error, sizeof(load_error), "curl_global_init failed: %s", api.easy_strerror(code));
+        snprintf(state.error, sizeof(state.error), "curl_global_init failed: %s", api.easy_strerror(code));
         return;
     }
-    loaded = 1;
+    state.loaded = 1;
 }
 
 static int ready(void) {
-    pthread_once(&load_once, load);
-    return loaded;
+    pthread_once(&state.once, load);
+    return state.loaded;
 }
 
 static void *preload(void *next) {
@@ -96,14 +91,14 @@ void CMirrorShims_curl_preload_then(void (*next)(void)) {
 
 int CMirrorShims_curl_load(void) { return ready() ? 0 : -1; }
 
-const char *CMirrorShims_curl_load_error(void) { return ready() ? NULL : load_error; }
+const char *CMirrorShims_curl_load_error(void) { return ready() ? NULL : state.error; }
 
 const char *CMirrorShims_curl_library_name(void) { return CMIRRORSHIMS_CURL_LIBRARY; }
 
 CURL *CMirrorShims_curl_easy_init(void) { return ready() ? api.easy_init() : NULL; }
 void CMirrorShims_curl_easy_cleanup(CURL *curl) { if (ready()) api.easy_cleanup(curl); }
 void CMirrorShims_curl_easy_reset(CURL *curl) { if (ready()) api.easy_reset(curl); }
-const char *CMirrorShims_curl_easy_strerror(CURLcode code) { return ready() ? api.easy_strerror(code) : load_error; }
+const char *CMirrorShims_curl_easy_strerror(CURLcode code) { return ready() ? api.easy_strerror(code) : state.error; }
 
 CURLM *CMirrorShims_curl_multi_init(void) { return ready() ? api.multi_init() : NULL; }
 CURLMcode CMirrorShims_curl_multi_cleanup(CURLM *multi) { return ready() ? api.multi_cleanup(multi) : CURLM_INTERNAL_ERROR; }
@@ -115,7 +110,7 @@ CURLMcode CMirrorShims_curl_multi_poll(CURLM *multi, struct curl_waitfd extra[],
 }
 CURLMcode CMirrorShims_curl_multi_wakeup(CURLM *multi) { return ready() ? api.multi_wakeup(multi) : CURLM_INTERNAL_ERROR; }
 CURLMsg *CMirrorShims_curl_multi_info_read(CURLM *multi, int *left) { return ready() ? api.multi_info_read(multi, left) : NULL; }
-const char *CMirrorShims_curl_multi_strerror(CURLMcode code) { return ready() ? api.multi_strerror(code) : load_error; }
+const char *CMirrorShims_curl_multi_strerror(CURLMcode code) { return ready() ? api.multi_strerror(code) : state.error; }
 
 CURLSH *CMirrorShims_curl_share_init(void) { return ready() ? api.share_init() : NULL; }
 CURLSHcode CMirrorShims_curl_share_cleanup(CURLSH *share) { return ready() ? api.share_cleanup(share) : CURLSHE_NOT_BUILT_IN; }

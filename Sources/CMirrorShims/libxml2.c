@@ -2,7 +2,6 @@
 #include "CMirrorShims_dl.h"
 
 #include <pthread.h>
-#include <string.h>
 
 // libxml2 is opened with dlopen(3), not linked (see the header). `mirror` and `refresh` open
 // it on libcurl's loading thread, after libcurl (CMirrorShims_curl_preload_then); the first
@@ -30,9 +29,7 @@ static struct {
     __typeof__(xmlTextReaderGetParserLineNumber) *xmlTextReaderGetParserLineNumber;
 } api;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int loaded;
-static char load_error[512];
+static CMirrorShims_library_state state = CMIRRORSHIMS_LIBRARY_STATE_INIT;
 
 static void load(void) {
     static const char *const names[] = {
@@ -42,23 +39,20 @@ static void load(void) {
         "xmlTextReaderGetParserLineNumber",
     };
     _Static_assert(sizeof(api) == sizeof(names) / sizeof(names[0]) * sizeof(void *), "one name per entry");
-    if (CMirrorShims_library_open(CMIRRORSHIMS_XML_LIBRARY, (void **)&api, names, (int)(sizeof(names) / sizeof(names[0])),
-                                  load_error, sizeof(load_error)) != 0) {
-        memset(&api, 0, sizeof(api));
-        return;
-    }
+    int count = (int)(sizeof(names) / sizeof(names[0]));
+    if (CMirrorShims_library_open(CMIRRORSHIMS_XML_LIBRARY, (void **)&api, names, count, state.error, sizeof(state.error)) != 0) return;
     api.initParser();
-    loaded = 1;
+    state.loaded = 1;
 }
 
 static int ready(void) {
-    pthread_once(&load_once, load);
-    return loaded;
+    pthread_once(&state.once, load);
+    return state.loaded;
 }
 
 int CMirrorShims_xml_load(void) { return ready() ? 0 : -1; }
 
-const char *CMirrorShims_xml_load_error(void) { return ready() ? NULL : load_error; }
+const char *CMirrorShims_xml_load_error(void) { return ready() ? NULL : state.error; }
 
 const char *CMirrorShims_xml_library_name(void) { return CMIRRORSHIMS_XML_LIBRARY; }
 

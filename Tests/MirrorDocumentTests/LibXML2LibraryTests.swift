@@ -12,7 +12,7 @@ struct LibXML2LibraryTests {
     func opens() throws {
         LibXML2.open()
         #expect(LibXML2.unavailableReason == nil)
-        let maps = try #require(Self.readProcFile("/proc/self/maps"))
+        let maps = try RuntimeLibraries.processMaps()
         #expect(maps.contains("/libxml2.so.2"), "libxml2.so.2 is not mapped")
         #expect(String(cString: CMirrorShims_xml_library_name()) == "libxml2.so.2")
         #expect(CMirrorShims_xml_load_error() == nil)
@@ -20,11 +20,7 @@ struct LibXML2LibraryTests {
 
     @Test("the test binary, built like the tool, does not link libxml2: it is not among its NEEDED libraries")
     func notLinked() throws {
-        let readelf = try #require(CommandRunner.tool(named: "readelf"), "readelf is not installed: run scripts/install-deps.sh")
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let dynamic = CommandRunner(executable: readelf).run(["-d", executable])
-        try #require(dynamic.succeeded, "\(dynamic)")
-        let needed = dynamic.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        let needed = try RuntimeLibraries.neededByThisBinary()
         #expect(needed.contains { $0.contains("libssl.so.3") }, "the check reads NEEDED entries: \(needed)")
         #expect(!needed.contains { $0.contains("libxml2") }, "\(needed)")
         #expect(!needed.contains { $0.contains("libicu") }, "\(needed)")
@@ -32,14 +28,14 @@ struct LibXML2LibraryTests {
 
     @Test("a library the loader cannot find, or a function libxml2 lacks, is named in the error")
     func openErrors() {
-        let missing = Self.open("libxml2-not-installed.so.9", symbols: ["htmlParseDocument"])
+        let missing = RuntimeLibraries.open("libxml2-not-installed.so.9", symbols: ["htmlParseDocument"])
         #expect(missing.status == -1)
         #expect(missing.error.contains("libxml2-not-installed.so.9"), "\(missing.error)")
         #expect(missing.error.contains("No such file"), "\(missing.error)")
-        let lacking = Self.open("libxml2.so.2", symbols: ["htmlParseDocument", "xmlNoSuchFunction"])
+        let lacking = RuntimeLibraries.open("libxml2.so.2", symbols: ["htmlParseDocument", "xmlNoSuchFunction"])
         #expect(lacking.status == -1)
         #expect(lacking.error == "libxml2.so.2 has no xmlNoSuchFunction", "\(lacking.error)")
-        let found = Self.open("libxml2.so.2", symbols: ["htmlParseDocument", "xmlTextReaderRead"])
+        let found = RuntimeLibraries.open("libxml2.so.2", symbols: ["htmlParseDocument", "xmlTextReaderRead"])
         #expect(found.status == 0 && found.error.isEmpty, "\(found.error)")
     }
 
@@ -70,27 +66,5 @@ struct LibXML2LibraryTests {
             #expect(values == ["s.css", "a.html", "i.png", "i2.png"], "\(values)")
             #expect(locations == ["https://example.com/a"])
         }
-    }
-
-    /// A /proc file, read to its end (its size reads as 0, so it is read in pieces).
-    private static func readProcFile(_ path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var bytes: [UInt8] = []
-        while let piece = try? handle.read(upToCount: 65536), !piece.isEmpty { bytes += piece }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func open(_ library: String, symbols: [String]) -> (status: Int32, error: String) {
-        var table = [UnsafeMutableRawPointer?](repeating: nil, count: symbols.count)
-        var error = [CChar](repeating: 0, count: 512)
-        let names = symbols.map { strdup($0) }
-        defer { names.forEach { free($0) } }
-        let status = names.map { UnsafePointer($0) }.withUnsafeBufferPointer { namePointers in
-            table.withUnsafeMutableBufferPointer { tablePointer in
-                CMirrorShims_library_open(library, tablePointer.baseAddress, namePointers.baseAddress, Int32(symbols.count), &error, error.count)
-            }
-        }
-        return (status, String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 }
