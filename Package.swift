@@ -42,17 +42,20 @@ let package = Package(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // libp11: OpenSSL's PKCS#11 bridge, for keys on smart cards, tokens and HSMs (README "Hardware tokens").
+        // Headers only: a token identity opens the library when it first needs it (CMirrorShims' p11.c).
         .systemLibrary(
-            name: "CLibP11", pkgConfig: "libp11",
+            name: "CLibP11",
             providers: [.apt(["libp11-dev"]), .brew(["libp11"])]),
         // libdeflate: whole-buffer gzip members for WARC records in memory, about twice as fast as
-        // zlib at the same ratio (measured in README "Archive output").
+        // zlib at the same ratio (measured in README "Archive output"). Headers only: archive
+        // output opens the library when it first needs it (CMirrorShims' deflate.c).
         .systemLibrary(
-            name: "CLibDeflate", pkgConfig: "libdeflate",
+            name: "CLibDeflate",
             providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         // Brotli's decoder: the br bodies the engine receives undecoded when it records an exchange.
+        // Headers only, opened at its first use as libdeflate is (CMirrorShims' brotli.c).
         .systemLibrary(
-            name: "CBrotli", pkgConfig: "libbrotlidec",
+            name: "CBrotli",
             providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]),
         // SQLite: the run's manifest entries on disk with a bounded page cache, upserted by URL and
         // read back sorted, so that a crawl's memory stays flat from 2,000 to 100,000 pages (issue #27).
@@ -61,7 +64,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
 
         // MARK: Logic-free C shims for what Swift cannot call (variadics, macros, globals)
-        .target(name: "CMirrorShims", dependencies: ["CCurl", "CLibXML2", "COpenSSL", "CZlib"],
+        .target(name: "CMirrorShims", dependencies: ["CCurl", "CLibXML2", "COpenSSL", "CZlib", "CBrotli", "CLibDeflate", "CLibP11"],
                 cSettings: [.unsafeFlags(libxml2HeaderFolders.map { "-I" + $0 })]),
 
         // MARK: Library, by role

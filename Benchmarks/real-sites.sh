@@ -3,13 +3,14 @@
 # mtls-mirror and wget2 in the same run, and prints a Markdown table for BENCHMARKS.md: wall
 # time (median), peak RSS, requests, local references resolved, in-scope references left
 # pointing at the origin. The generated site of mirror-bench.sh is one shape of site; these are
-# others written by other tools (Sphinx, DocBook, AsciiDoc, SQLite's own, Apache's XSLT, node's, Publican, gtk-doc, vim2html, Texinfo, gi-docgen): pages of up to 5.8 MB, tens of
+# others written by other tools (Sphinx, DocBook, AsciiDoc, SQLite's own, Apache's XSLT, node's, Publican, gtk-doc, vim2html, Texinfo, gi-docgen,
+# Doxygen, qdoc, javadoc): pages of up to 5.8 MB, tens of
 # thousands of anchors per page, links that point above the mirrored folder.
 #
 # Usage: Benchmarks/real-sites.sh [options]
 #   --sites LIST         comma-separated subset of python,postgresql,django,git,sqlite,cmake,apache,
 #                        node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,
-#                        maint,vim,octave,gtk4 (default all)
+#                        maint,vim,octave,gtk4,sdl2,cairo,qt,jdk (default all)
 #   --runs N             runs per tool and site; the table shows the median (default 3)
 #   --wget2-threads N    wget2's --max-threads (default 2, as issue #27 compares; 16 in sessions 7-13)
 #   --latency MS         round trip ≈ MS through Benchmarks/delay-proxy.c (MS/2 each way; default 0:
@@ -28,7 +29,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,maint,vim,octave,gtk4" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
+sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,maint,vim,octave,gtk4,sdl2,cairo,qt,jdk" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
         --sites) sites=$2; shift 2 ;;
@@ -39,7 +40,7 @@ while [ $# -gt 0 ]; do
         --mtls-mirror-bin) bin=$2; build=0; shift 2 ;;
         --keep) keep=1; shift ;;
         --work-parent) work_parent=$2; shift 2 ;;
-        -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "real-sites: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -57,13 +58,17 @@ log() { echo "real-sites: $*" >&2; }
 # up to 390 KB whose links mostly leave the site), Debian Policy (Sphinx), the Developer's
 # Reference and the New Maintainers' Guide (small DocBook sites: 12 and 11 pages), Vim's help
 # (vim2html: 150 pages dense with links), Octave's manual (Texinfo) and GTK 4's reference
-# (gi-docgen, 9,000 pages).)
+# (gi-docgen, 9,000 pages). Since session 40: SDL 2's reference (Doxygen: its navigation is
+# built by script, so 24 URLs are reachable from the index), cairo's (gtk-doc, 64 URLs), Qt 5
+# Core's (qdoc, 800 URLs; the other Qt modules are above its folder) and the JDK 17 API
+# (javadoc, 10,300 URLs, 270 MB).)
 declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [django]=python-django-doc [git]=git-doc
                     [sqlite]=sqlite3-doc [cmake]=cmake-doc [apache]=apache2-doc [node]=nodejs-doc
                     [sphinx]=sphinx-doc [libxml2]=libxml2-doc [handbook]=debian-handbook
                     [requests]=python-requests-doc [glib]=libglib2.0-doc [gtk3]=libgtk-3-doc
                     [reference]=debian-reference-en [policy]=debian-policy [devref]=developers-reference
-                    [maint]=maint-guide [vim]=vim-doc [octave]=octave-doc [gtk4]=libgtk-4-doc)
+                    [maint]=maint-guide [vim]=vim-doc [octave]=octave-doc [gtk4]=libgtk-4-doc
+                    [sdl2]=libsdl2-doc [cairo]=libcairo2-doc [qt]=qtbase5-doc-html [jdk]=openjdk-17-doc)
 declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/share/doc/postgresql-doc-15/html
                    [django]=/usr/share/doc/python-django-doc/html [git]=/usr/share/doc/git-doc
                    [sqlite]=/usr/share/doc/sqlite3 [cmake]=/usr/share/doc/cmake-data/html
@@ -74,13 +79,15 @@ declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/sha
                    [gtk3]=/usr/share/gtk-doc/html/gtk3 [reference]=/usr/share/debian-reference
                    [policy]=/usr/share/doc/debian-policy/policy.html [devref]=/usr/share/developers-reference
                    [maint]=/usr/share/doc/maint-guide/html [vim]=/usr/share/doc/vim/html
-                   [octave]=/usr/share/doc/octave/octave.html [gtk4]=/usr/share/doc/libgtk-4-doc/gtk4)
+                   [octave]=/usr/share/doc/octave/octave.html [gtk4]=/usr/share/doc/libgtk-4-doc/gtk4
+                   [sdl2]=/usr/share/doc/libsdl2-doc/html [cairo]=/usr/share/gtk-doc/html/cairo
+                   [qt]=/usr/share/qt5/doc/qtcore [jdk]=/usr/share/doc/openjdk-17-jre-headless/api)
 # The start page, where it is not index.html.
-declare -A start=([reference]=index.en.html [maint]=index.en.html)
+declare -A start=([reference]=index.en.html [maint]=index.en.html [qt]=qtcore-index.html)
 start_page() { echo "${start[$1]:-index.html}"; }
 IFS=, read -r -a chosen <<<"$sites"
 for site in "${chosen[@]}"; do
-    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3, reference, policy, devref, maint, vim, octave, gtk4)" >&2; exit 2; }
+    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3, reference, policy, devref, maint, vim, octave, gtk4, sdl2, cairo, qt, jdk)" >&2; exit 2; }
 done
 
 bash scripts/install-deps.sh --bench

@@ -112,10 +112,11 @@ mkdir -p "$stage/shlibs/debian"
 printf 'Source: mtls-mirror\n\nPackage: mtls-mirror\nArchitecture: any\n' >"$stage/shlibs/debian/control"
 depends=$(cd "$stage/shlibs" && dpkg-shlibdeps -O -e"$bin" 2>"$stage/shlibdeps.err" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "package-deb: dpkg-shlibdeps found no dependency" >&2; cat "$stage/shlibdeps.err" >&2; exit 1; }
-# libcurl and libxml2 are opened at run time (dlopen, see Sources/CMirrorShims/curl.c and
-# libxml2.c), so dpkg-shlibdeps does not see them: the dependency each package's shlibs file
-# declares for the library (libcurl.so.4, libxml2.so.2) is added.
-for opened in "libcurl4 libcurl 4" "libxml2 libxml2 2"; do
+# libcurl, libxml2, Brotli's decoder, libdeflate and libp11 are opened at run time (dlopen, see
+# Sources/CMirrorShims/curl.c, libxml2.c, brotli.c, deflate.c and p11.c), so dpkg-shlibdeps does
+# not see them: the dependency each package's shlibs file declares for the library
+# (libcurl.so.4, libxml2.so.2, libbrotlidec.so.1, libdeflate.so.0, libp11.so.3) is added.
+for opened in "libcurl4 libcurl 4" "libxml2 libxml2 2" "libbrotli1 libbrotlidec 1" "libdeflate0 libdeflate 0" "libp11-3 libp11 3"; do
     read -r owner soname soversion <<<"$opened"
     shlibs=$(dpkg-query --control-path "$owner" shlibs 2>/dev/null | head -n 1)
     declared=$([ -n "$shlibs" ] && sed -n "s/^$soname $soversion //p" "$shlibs" | head -n 1)

@@ -1,5 +1,6 @@
 import CCurl
 import CMirrorShims
+import MirrorCore
 
 /// libcurl for the process: opened with dlopen(3) and initialised once (curl_global_init is
 /// not thread-safe), on a thread of its own from ``preload()``, or by the first call that
@@ -17,14 +18,13 @@ public enum CurlGlobal {
     ///   Not called when the load has started already.
     public static func preload(then next: (@convention(c) () -> Void)? = nil) { CMirrorShims_curl_preload_then(next) }
 
+    static let library = RuntimeLibrary(
+        name: "libcurl", package: "libcurl4", load: { CMirrorShims_curl_load() },
+        loadError: { CMirrorShims_curl_load_error() }, fileName: { CMirrorShims_curl_library_name() })
+
     /// Why libcurl cannot be used (it could not be opened, or not initialised), with the fix;
     /// nil when it can. Waits for ``preload()``'s thread.
-    public static var unavailableReason: String? {
-        guard CMirrorShims_curl_load() != 0 else { return nil }
-        let reason = CMirrorShims_curl_load_error().map { String(cString: $0) } ?? "unknown reason"
-        let library = String(cString: CMirrorShims_curl_library_name())
-        return "libcurl (\(library)) cannot be used: \(reason); install Debian's libcurl4 package"
-    }
+    public static var unavailableReason: String? { library.unavailableReason }
 
     /// libcurl's own text for an error code.
     static func describe(_ code: CURLcode) -> String {

@@ -116,8 +116,11 @@ let allowedDependencies: Set = ["libc6", "libgcc-s1", "libstdc++6", "libcurl4", 
             guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
             return String(line[line.index(after: open)..<close])
         })
-        // libcurl and libxml2 are opened at run time (dlopen), not linked: their packages are looked up below.
-        #expect(!needed.contains("libcurl.so.4") && !needed.contains("libxml2.so.2") && needed.contains("libc.so.6"), "\(dynamic)")
+        // libcurl, libxml2, Brotli's decoder, libdeflate and libp11 are opened at run time
+        // (dlopen), not linked: their packages are looked up below.
+        let opened = [("libcurl.so.4", "libcurl4"), ("libxml2.so.2", "libxml2"), ("libbrotlidec.so.1", "libbrotli1"),
+                      ("libdeflate.so.0", "libdeflate0"), ("libp11.so.3", "libp11-3")]
+        #expect(opened.allSatisfy { !needed.contains($0.0) } && needed.contains("libc.so.6"), "\(dynamic)")
         let depends = Set(package.packages("Depends"))
         var owners: [String: String] = [:]
         for line in ldd.stdout.split(separator: "\n") {
@@ -138,10 +141,10 @@ let allowedDependencies: Set = ["libc6", "libgcc-s1", "libstdc++6", "libcurl4", 
             #expect(owner.map { depends.contains($0) } == true, "\(name) (\(path)) belongs to \(owner ?? "no package"), not to Depends: \(depends.sorted())")
         }
         #expect(owners["libssl.so.3"] == "libssl3", "\(owners)")
-        // The libcurl.so.4 and libxml2.so.2 the loader finds for dlopen belong to libcurl4 (the
-        // OpenSSL flavour) and libxml2, packages of Depends:.
+        // The libraries the loader finds for dlopen belong to libcurl4 (the OpenSSL flavour),
+        // libxml2, libbrotli1, libdeflate0 and libp11-3, packages of Depends:.
         let cache = CommandRunner(executable: URL(fileURLWithPath: "/sbin/ldconfig")).run(["-p"])
-        for (library, expected) in [("libcurl.so.4", "libcurl4"), ("libxml2.so.2", "libxml2")] {
+        for (library, expected) in opened {
             let line = cache.stdout.split(separator: "\n").first { $0.contains(library + " ") && $0.contains("x86-64") }
             var paths: [String] = []
             if let line, let arrow = line.range(of: "=> ") {

@@ -110,6 +110,9 @@ import Testing
         ("certificate absent", 15, "token 'mirror-test' has no certificate with object 'no-such-cert'"),
         ("module missing", 16, "the PKCS#11 module /usr/lib/x86_64-linux-gnu/pkcs11/libvendor-missing.so is not installed"),
         ("softhsm module missing", 16, "apt-get install softhsm2"),
+        // A file that is there but is no PKCS#11 module: it used to crash the process (the
+        // failed context was freed twice).
+        ("not a module", 16, "the PKCS#11 module /usr/lib/x86_64-linux-gnu/libz.so.1 could not be loaded"),
         ("PIN in the URI", 2, "carries a PIN"),
     ]
 
@@ -127,6 +130,7 @@ import Testing
         case "certificate absent": cert = f.token.uri(object: "no-such-cert"); key = ["--key", f.token.uri()]
         case "module missing": key = ["--pkcs11-module", "/usr/lib/x86_64-linux-gnu/pkcs11/libvendor-missing.so"]
         case "softhsm module missing": cert = f.token.uri(extra: "?module-path=/opt/nowhere/libsofthsm2.so")
+        case "not a module": key = ["--pkcs11-module", "/usr/lib/x86_64-linux-gnu/libz.so.1"]
         case "PIN in the URI": cert = f.token.uri(extra: ";pin-value=Kx9q-pin")
         default: Issue.record("unknown case \(failure.name)")
         }

@@ -1,4 +1,5 @@
 import CLibDeflate
+import CMirrorShims
 import CZlib
 
 /// Makes one gzip member from bytes in memory: deflated with libdeflate (level 1), or stored.
@@ -13,9 +14,11 @@ final class GzipBuffer {
     private let compressor: OpaquePointer
     private var output: UnsafeMutableRawBufferPointer
 
-    /// - Throws: ``ArchiveError/compression(path:code:message:)`` when libdeflate cannot start.
+    /// - Throws: ``ArchiveError/compression(path:code:message:)`` when libdeflate cannot be
+    ///   opened (the reason and the fix) or cannot start.
     init(level: Int32 = 1) throws(ArchiveError) {
-        guard let compressor = libdeflate_alloc_compressor(level) else {
+        if let reason = DeflateLibrary.unavailableReason { throw .compression(path: "", code: -1, message: reason) }
+        guard let compressor = CMirrorShims_libdeflate_alloc_compressor(level) else {
             throw .compression(path: "", code: -1, message: "libdeflate_alloc_compressor failed")
         }
         self.compressor = compressor
@@ -23,16 +26,16 @@ final class GzipBuffer {
     }
 
     deinit {
-        libdeflate_free_compressor(compressor)
+        CMirrorShims_libdeflate_free_compressor(compressor)
         output.deallocate()
     }
 
     /// The gzip member of `input`, deflated or stored.
     func member(_ input: UnsafeRawBufferPointer, deflate: Bool) -> UnsafeRawBufferPointer {
         if deflate {
-            let bound = libdeflate_gzip_compress_bound(compressor, input.count)
+            let bound = CMirrorShims_libdeflate_gzip_compress_bound(compressor, input.count)
             reserve(bound)
-            let written = libdeflate_gzip_compress(compressor, input.baseAddress, input.count, output.baseAddress, output.count)
+            let written = CMirrorShims_libdeflate_gzip_compress(compressor, input.baseAddress, input.count, output.baseAddress, output.count)
             if written > 0 { return UnsafeRawBufferPointer(rebasing: output[..<written]) }
         }
         return stored(input)
@@ -64,7 +67,7 @@ final class GzipBuffer {
             at += length
             offset += length
         } while offset < input.count
-        let crc = UInt32(truncatingIfNeeded: libdeflate_crc32(0, input.baseAddress, input.count))
+        let crc = UInt32(truncatingIfNeeded: CMirrorShims_libdeflate_crc32(0, input.baseAddress, input.count))
         let size = UInt32(truncatingIfNeeded: input.count)
         for shift in stride(from: 0, to: 32, by: 8) { put(UInt8(truncatingIfNeeded: crc >> UInt32(shift))) }
         for shift in stride(from: 0, to: 32, by: 8) { put(UInt8(truncatingIfNeeded: size >> UInt32(shift))) }

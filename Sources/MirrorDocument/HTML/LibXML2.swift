@@ -1,4 +1,5 @@
 import CMirrorShims
+import MirrorCore
 
 /// libxml2 for the process: opened with dlopen(3) and initialised once (`xmlInitParser`), on a
 /// thread that opens it ahead of its use (``open``), or by the first call that needs it.
@@ -13,12 +14,11 @@ public enum LibXML2 {
     /// (``MirrorHTTP/CurlGlobal/preload(then:)``).
     public static let open: @convention(c) () -> Void = { _ = CMirrorShims_xml_load() }
 
+    static let library = RuntimeLibrary(
+        name: "libxml2", package: "libxml2", load: { CMirrorShims_xml_load() },
+        loadError: { CMirrorShims_xml_load_error() }, fileName: { CMirrorShims_xml_library_name() })
+
     /// Why libxml2 cannot be used (it could not be opened, or lacks a function), with the fix;
     /// nil when it can. Waits for a load in progress on another thread.
-    public static var unavailableReason: String? {
-        guard CMirrorShims_xml_load() != 0 else { return nil }
-        let reason = CMirrorShims_xml_load_error().map { String(cString: $0) } ?? "unknown reason"
-        let library = String(cString: CMirrorShims_xml_library_name())
-        return "libxml2 (\(library)) cannot be used: \(reason); install Debian's libxml2 package"
-    }
+    public static var unavailableReason: String? { library.unavailableReason }
 }

@@ -161,7 +161,11 @@ private final class BrotliStage: Stage {
     private let output = UnsafeMutablePointer<UInt8>.allocate(capacity: stageBufferSize)
 
     init() throws(ContentDecoder.Failure) {
-        guard let state = BrotliDecoderCreateInstance(nil, nil, nil) else {
+        if let reason = BrotliLibrary.unavailableReason {
+            output.deallocate()
+            throw .corrupt(encoding: "br", message: reason)
+        }
+        guard let state = CMirrorShims_BrotliDecoderCreateInstance() else {
             output.deallocate()
             throw .corrupt(encoding: "br", message: "BrotliDecoderCreateInstance failed")
         }
@@ -169,7 +173,7 @@ private final class BrotliStage: Stage {
     }
 
     deinit {
-        BrotliDecoderDestroyInstance(state)
+        CMirrorShims_BrotliDecoderDestroyInstance(state)
         output.deallocate()
     }
 
@@ -180,7 +184,7 @@ private final class BrotliStage: Stage {
         while true {
             var nextOut: UnsafeMutablePointer<UInt8>? = output
             var availOut = stageBufferSize
-            let result = BrotliDecoderDecompressStream(state, &availIn, &nextIn, &availOut, &nextOut, nil)
+            let result = CMirrorShims_BrotliDecoderDecompressStream(state, &availIn, &nextIn, &availOut, &nextOut)
             let produced = stageBufferSize - availOut
             if produced > 0, !sink(UnsafeRawBufferPointer(start: output, count: produced)) { return false }
             switch result {
@@ -192,8 +196,8 @@ private final class BrotliStage: Stage {
             case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT:
                 continue
             default:
-                let code = BrotliDecoderGetErrorCode(state)
-                throw .corrupt(encoding: "br", message: String(cString: BrotliDecoderErrorString(code)))
+                let code = CMirrorShims_BrotliDecoderGetErrorCode(state)
+                throw .corrupt(encoding: "br", message: String(cString: CMirrorShims_BrotliDecoderErrorString(code)))
             }
         }
     }

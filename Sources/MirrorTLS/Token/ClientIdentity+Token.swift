@@ -1,4 +1,5 @@
 import CLibP11
+import CMirrorShims
 import COpenSSL
 import Foundation
 import MirrorCore
@@ -52,7 +53,7 @@ extension ClientIdentity {
             try login(slot: slot, context: context, tokenLabel: label, uri: key, secret: try pin(label))
         }
         let keyObject = try TokenSelection.key(on: token, matching: key, tokenLabel: label)
-        guard let evp = PKCS11_get_private_key(keyObject) else {
+        guard let evp = CMirrorShims_PKCS11_get_private_key(keyObject) else {
             throw TokenError.pkcs11(operation: "PKCS11_get_private_key", detail: OpenSSLErrorQueue.drainedText())
         }
         let privateKey = PrivateKey(taking: evp, owner: context)
@@ -86,7 +87,7 @@ extension ClientIdentity {
         let info = TokenKeyInfo(
             module: modulePath, tokenLabel: label, manufacturer: TokenSelection.text(token.pointee.manufacturer),
             model: TokenSelection.text(token.pointee.model), serial: TokenSelection.text(token.pointee.serialnr),
-            slotID: PKCS11_get_slotid_from_slot(slot), keyLabel: keyObject.pointee.label.map { String(cString: $0) },
+            slotID: CMirrorShims_PKCS11_get_slotid_from_slot(slot), keyLabel: keyObject.pointee.label.map { String(cString: $0) },
             keyID: TokenSelection.idText(keyObject.pointee.id, length: keyObject.pointee.id_len), certificateSource: source)
         let identity = try ClientIdentity(key: privateKey, certificate: leaf, chain: chain, file: shownAs, token: info)
         try identity.checkValidity(now: now, file: shownAs)
@@ -101,7 +102,7 @@ extension ClientIdentity {
         guard let secret else {
             throw .pkcs11(operation: "C_Login", detail: "token '\(tokenLabel)' needs a PIN and none was given")
         }
-        let status = PKCS11_login(slot, 0, secret.reveal())
+        let status = CMirrorShims_PKCS11_login(slot, 0, secret.reveal())
         if status == 0 { return }
         let (code, text) = PKCS11Context.drainReturnValue()
         switch code {

@@ -1,4 +1,5 @@
 import CLibP11
+import CMirrorShims
 import COpenSSL
 import Foundation
 
@@ -20,24 +21,29 @@ final class PKCS11Context: @unchecked Sendable {
     /// Loads a PKCS#11 module (`PKCS11_CTX_load`, which calls its `C_Initialize`).
     ///
     /// - Parameter modulePath: the module's shared object, which must exist.
-    /// - Throws: ``TokenError/moduleLoadFailed(path:detail:)``.
+    /// - Throws: ``TokenError/moduleLoadFailed(path:detail:)`` (also when libp11 itself cannot
+    ///   be opened: the detail names it and the package to install).
     init(modulePath: String) throws(TokenError) {
-        guard let context = PKCS11_CTX_new() else {
+        if let reason = P11Library.unavailableReason { throw .moduleLoadFailed(path: modulePath, detail: reason) }
+        guard let context = CMirrorShims_PKCS11_CTX_new() else {
             throw .moduleLoadFailed(path: modulePath, detail: "PKCS11_CTX_new failed")
+        }
+        // Loaded before the properties are set: a throw after that would run `deinit`, which
+        // unloads and frees the context a second time (a module that fails its `C_Initialize`
+        // crashed the process that way).
+        guard CMirrorShims_PKCS11_CTX_load(context, modulePath) == 0 else {
+            let detail = OpenSSLErrorQueue.drainedText(fallback: "the module did not initialise")
+            CMirrorShims_PKCS11_CTX_free(context)
+            throw .moduleLoadFailed(path: modulePath, detail: detail)
         }
         pointer = context
         self.modulePath = modulePath
-        guard PKCS11_CTX_load(context, modulePath) == 0 else {
-            let detail = OpenSSLErrorQueue.drainedText(fallback: "the module did not initialise")
-            PKCS11_CTX_free(context)
-            throw .moduleLoadFailed(path: modulePath, detail: detail)
-        }
     }
 
     deinit {
-        if let slots { PKCS11_release_all_slots(pointer, slots, slotCount) }
-        PKCS11_CTX_unload(pointer)
-        PKCS11_CTX_free(pointer)
+        if let slots { CMirrorShims_PKCS11_release_all_slots(pointer, slots, slotCount) }
+        CMirrorShims_PKCS11_CTX_unload(pointer)
+        CMirrorShims_PKCS11_CTX_free(pointer)
     }
 
     /// Enumerates the slots again (token flags, such as the PIN counters, are read afresh).
@@ -45,12 +51,12 @@ final class PKCS11Context: @unchecked Sendable {
     /// The previous slot list, and every key or certificate pointer taken from it, is released.
     /// - Throws: ``TokenError/pkcs11(operation:detail:)``.
     func enumerateSlots() throws(TokenError) {
-        if let slots { PKCS11_release_all_slots(pointer, slots, slotCount) }
+        if let slots { CMirrorShims_PKCS11_release_all_slots(pointer, slots, slotCount) }
         slots = nil
         slotCount = 0
         var list: UnsafeMutablePointer<PKCS11_SLOT>?
         var count: UInt32 = 0
-        guard PKCS11_enumerate_slots(pointer, &list, &count) == 0 else {
+        guard CMirrorShims_PKCS11_enumerate_slots(pointer, &list, &count) == 0 else {
             throw .pkcs11(operation: "PKCS11_enumerate_slots", detail: OpenSSLErrorQueue.drainedText())
         }
         slots = list
@@ -71,7 +77,7 @@ final class PKCS11Context: @unchecked Sendable {
     /// libp11 reports a module's `CK_RV` through OpenSSL's error queue, under an error library
     /// of its own (`ERR_get_CKR_code()`), with the `CK_RV` as the reason. The queue is drained.
     static func drainReturnValue() -> (code: UInt?, text: String) {
-        let library = ERR_get_CKR_code()
+        let library = CMirrorShims_ERR_get_CKR_code()
         let entries = OpenSSLErrorQueue.drain()
         let code = entries.last(where: { Int32(ERR_GET_LIB($0.code)) == library }).map { UInt($0.reason) }
         return (code, OpenSSLErrorQueue.describe(entries))

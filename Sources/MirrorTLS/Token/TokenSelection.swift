@@ -1,4 +1,5 @@
 import CLibP11
+import CMirrorShims
 import COpenSSL
 
 /// Finds the slot, key and certificate a ``PKCS11URI`` names, among what libp11 enumerated.
@@ -18,7 +19,7 @@ enum TokenSelection {
             if let wanted = uri.manufacturer, text(token.manufacturer) != wanted { continue }
             if let wanted = uri.model, text(token.model) != wanted { continue }
             if let wanted = uri.serial, text(token.serialnr) != wanted { continue }
-            if let wanted = uri.slotID, PKCS11_get_slotid_from_slot(slot) != wanted { continue }
+            if let wanted = uri.slotID, CMirrorShims_PKCS11_get_slotid_from_slot(slot) != wanted { continue }
             return slot
         }
         let seen = slots.compactMap { $0.pointee.token.map { "'\(text($0.pointee.label))'" } }
@@ -33,7 +34,7 @@ enum TokenSelection {
     ) throws(TokenError) -> UnsafeMutablePointer<PKCS11_KEY> {
         var keys: UnsafeMutablePointer<PKCS11_KEY>?
         var count: UInt32 = 0
-        guard PKCS11_enumerate_keys(token, &keys, &count) == 0 else {
+        guard CMirrorShims_PKCS11_enumerate_keys(token, &keys, &count) == 0 else {
             throw .pkcs11(operation: "PKCS11_enumerate_keys", detail: OpenSSLErrorQueue.drainedText())
         }
         if let keys {
@@ -54,7 +55,7 @@ enum TokenSelection {
     ) throws(TokenError) -> (leaf: X509Certificate, chain: [X509Certificate]) {
         var certificates: UnsafeMutablePointer<PKCS11_CERT>?
         var count: UInt32 = 0
-        guard PKCS11_enumerate_certs(token, &certificates, &count) == 0 else {
+        guard CMirrorShims_PKCS11_enumerate_certs(token, &certificates, &count) == 0 else {
             throw .pkcs11(operation: "PKCS11_enumerate_certs", detail: OpenSSLErrorQueue.drainedText())
         }
         var all: [X509Certificate] = []
