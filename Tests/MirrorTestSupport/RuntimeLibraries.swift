@@ -1,8 +1,9 @@
 import CMirrorShims
 import Foundation
 
-/// For the tests of the libraries the tool opens at run time (libcurl, libxml2): what this
-/// process has mapped, what its binary links, and `CMirrorShims_library_open` itself.
+/// For the tests of the libraries the tool opens at run time (libcurl, libxml2, Brotli's decoder,
+/// libdeflate, libp11): what this process has mapped, what its binary links, and
+/// `CMirrorShims_library_open` itself.
 public enum RuntimeLibraries {
     /// Why a question about this process could not be answered.
     public struct Failure: Error, CustomStringConvertible {

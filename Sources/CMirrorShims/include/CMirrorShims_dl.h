@@ -1,6 +1,7 @@
 // Opening a library at run time (dlopen(3)) and looking its functions up, for the libraries
-// that are not linked (libcurl, libxml2) so that they load on a thread of their own while the
-// program starts instead of before `main` (issue #27).
+// that are not linked so that they load after `main` has started (issue #27): libcurl and
+// libxml2 on a thread of their own while the program starts, Brotli's decoder, libdeflate and
+// libp11 by the first call that needs them.
 #ifndef CMIRRORSHIMS_DL_H
 #define CMIRRORSHIMS_DL_H
 
