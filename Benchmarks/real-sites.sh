@@ -4,13 +4,14 @@
 # time (median), peak RSS, requests, local references resolved, in-scope references left
 # pointing at the origin. The generated site of mirror-bench.sh is one shape of site; these are
 # others written by other tools (Sphinx, DocBook, AsciiDoc, SQLite's own, Apache's XSLT, node's, Publican, gtk-doc, vim2html, Texinfo, gi-docgen,
-# Doxygen, qdoc, javadoc): pages of up to 5.8 MB, tens of
+# Doxygen, qdoc, javadoc, rustdoc, mdBook, MkDocs, BoostBook, Erlang's and Go's own): pages of up to 5.8 MB, tens of
 # thousands of anchors per page, links that point above the mirrored folder.
 #
 # Usage: Benchmarks/real-sites.sh [options]
 #   --sites LIST         comma-separated subset of python,postgresql,django,git,sqlite,cmake,apache,
 #                        node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,
-#                        maint,vim,octave,gtk4,sdl2,cairo,qt,jdk (default all)
+#                        maint,vim,octave,gtk4,sdl2,cairo,qt,jdk,rust,rustbook,mkdocs,boost,erlang,
+#                        golang (default all)
 #   --runs N             runs per tool and site; the table shows the median (default 3)
 #   --wget2-threads N    wget2's --max-threads (default 2, as issue #27 compares; 16 in sessions 7-13)
 #   --latency MS         round trip ≈ MS through Benchmarks/delay-proxy.c (MS/2 each way; default 0:
@@ -22,14 +23,15 @@
 #
 # Each site is served from its own folder (/python/, /postgresql/ …) and mirrored from its
 # index page (index.html; index.en.html for the Debian Reference and the New Maintainers'
-# Guide) with --no-parent, so links above that folder (Debian's /license.html, Django's
-# /usr/share/doc/… links) are out of scope for both tools. "refs to origin" counts references
-# to URLs inside that folder only: the ones a mirror should have made local.
+# Guide, std/index.html for Rust's standard library, go_spec.html for Go's) with --no-parent, so
+# links above the start page's folder (Debian's /license.html, Django's /usr/share/doc/… links,
+# rustdoc's core/ and alloc/ next to std/) are out of scope for both tools. "refs to origin"
+# counts references to URLs inside that folder only: the ones a mirror should have made local.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,maint,vim,octave,gtk4,sdl2,cairo,qt,jdk" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
+sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,maint,vim,octave,gtk4,sdl2,cairo,qt,jdk,rust,rustbook,mkdocs,boost,erlang,golang" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
         --sites) sites=$2; shift 2 ;;
@@ -61,14 +63,21 @@ log() { echo "real-sites: $*" >&2; }
 # (gi-docgen, 9,000 pages). Since session 40: SDL 2's reference (Doxygen: its navigation is
 # built by script, so 24 URLs are reachable from the index), cairo's (gtk-doc, 64 URLs), Qt 5
 # Core's (qdoc, 800 URLs; the other Qt modules are above its folder) and the JDK 17 API
-# (javadoc, 10,300 URLs, 270 MB).)
+# (javadoc, 10,300 URLs, 270 MB). Since session 41: Rust's standard library (rustdoc, 1,900
+# URLs with pages of up to 3 MB; its scripts and fonts live above std/, as page requisites), the
+# Rust book (mdBook), MkDocs' own manual, Boost's BoostBook pages (4,800 URLs), Erlang/OTP's
+# index (wget2 1.99.1 follows none of its links: its parser stops at the logo's `<img … "/ >`,
+# a slash then a space; mtls-mirror follows its 118 URLs) and Go's specification (one page:
+# what the start of a run costs).)
 declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [django]=python-django-doc [git]=git-doc
                     [sqlite]=sqlite3-doc [cmake]=cmake-doc [apache]=apache2-doc [node]=nodejs-doc
                     [sphinx]=sphinx-doc [libxml2]=libxml2-doc [handbook]=debian-handbook
                     [requests]=python-requests-doc [glib]=libglib2.0-doc [gtk3]=libgtk-3-doc
                     [reference]=debian-reference-en [policy]=debian-policy [devref]=developers-reference
                     [maint]=maint-guide [vim]=vim-doc [octave]=octave-doc [gtk4]=libgtk-4-doc
-                    [sdl2]=libsdl2-doc [cairo]=libcairo2-doc [qt]=qtbase5-doc-html [jdk]=openjdk-17-doc)
+                    [sdl2]=libsdl2-doc [cairo]=libcairo2-doc [qt]=qtbase5-doc-html [jdk]=openjdk-17-doc
+                    [rust]=rust-doc [rustbook]=rust-doc [mkdocs]=mkdocs-doc [boost]=libboost1.74-doc
+                    [erlang]=erlang-doc [golang]=golang-1.19-doc)
 declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/share/doc/postgresql-doc-15/html
                    [django]=/usr/share/doc/python-django-doc/html [git]=/usr/share/doc/git-doc
                    [sqlite]=/usr/share/doc/sqlite3 [cmake]=/usr/share/doc/cmake-data/html
@@ -81,13 +90,19 @@ declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/sha
                    [maint]=/usr/share/doc/maint-guide/html [vim]=/usr/share/doc/vim/html
                    [octave]=/usr/share/doc/octave/octave.html [gtk4]=/usr/share/doc/libgtk-4-doc/gtk4
                    [sdl2]=/usr/share/doc/libsdl2-doc/html [cairo]=/usr/share/gtk-doc/html/cairo
-                   [qt]=/usr/share/qt5/doc/qtcore [jdk]=/usr/share/doc/openjdk-17-jre-headless/api)
+                   [qt]=/usr/share/qt5/doc/qtcore [jdk]=/usr/share/doc/openjdk-17-jre-headless/api
+                   [rust]=/usr/share/doc/rust-doc/html [rustbook]=/usr/share/doc/rust-doc/html/book
+                   [mkdocs]=/usr/share/doc/mkdocs/html [boost]=/usr/share/doc/libboost1.74-doc/doc/html
+                   [erlang]=/usr/share/doc/erlang-doc/doc [golang]=/usr/share/doc/golang-1.19-doc/html)
 # The start page, where it is not index.html.
-declare -A start=([reference]=index.en.html [maint]=index.en.html [qt]=qtcore-index.html)
+declare -A start=([reference]=index.en.html [maint]=index.en.html [qt]=qtcore-index.html [rust]=std/index.html
+                  [golang]=go_spec.html)
 start_page() { echo "${start[$1]:-index.html}"; }
+# The folder --no-parent keeps the crawl in, below the site's: the start page's.
+scope_prefix() { local dir; dir=$(dirname "$(start_page "$1")"); [ "$dir" = . ] && echo "$1/" || echo "$1/$dir/"; }
 IFS=, read -r -a chosen <<<"$sites"
 for site in "${chosen[@]}"; do
-    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3, reference, policy, devref, maint, vim, octave, gtk4, sdl2, cairo, qt, jdk)" >&2; exit 2; }
+    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3, reference, policy, devref, maint, vim, octave, gtk4, sdl2, cairo, qt, jdk, rust, rustbook, mkdocs, boost, erlang, golang)" >&2; exit 2; }
 done
 
 bash scripts/install-deps.sh --bench
@@ -167,11 +182,11 @@ for site in "${chosen[@]}"; do
         timed wget2 "$site" "$run" "$work/out/wget2-$site"
     done
     python3 Benchmarks/linkcheck.py "$work/out/mtls-mirror-$site/$site/current" --exclude _mirror \
-        --origin "https://127.0.0.1:$tool_port/$site/" >"$work/mtls-mirror-$site.check"
+        --origin "https://127.0.0.1:$tool_port/$(scope_prefix "$site")" >"$work/mtls-mirror-$site.check"
     # wget2 names the folder after the host (with the port on some versions).
     wget2_root=$(compgen -G "$work/out/wget2-$site/127.0.0.1*" | head -n 1 || true)
     python3 Benchmarks/linkcheck.py "${wget2_root:-$work/out/wget2-$site}" \
-        --origin "https://127.0.0.1:$tool_port/$site/" >"$work/wget2-$site.check"
+        --origin "https://127.0.0.1:$tool_port/$(scope_prefix "$site")" >"$work/wget2-$site.check"
 done
 
 if [ "$latency" -gt 0 ]; then echo "Through $origin_proxy_name, round trip ≈ $latency ms."; else echo "Loopback, straight to nginx."; fi

@@ -111,8 +111,12 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
         Terminal.write(command.spec.helpText, to: 1)
         return 0
     }
-    // libcurl, then libxml2, open on a thread of their own while the command starts (issue #27).
-    if command == .mirror || command == .refresh { CurlGlobal.preload(then: LibXML2.open) }
+    // libcurl, then libxml2, open on a thread of their own while the command starts; the first
+    // transfer engine's thread is made before, while no `dlopen` holds glibc's lock (issue #27).
+    if command == .mirror || command == .refresh {
+        EngineThreadReserve.shared.fill()
+        CurlGlobal.preload(then: LibXML2.open)
+    }
     do {
         let parsed = try ArgumentParser.parse(rest, spec: command.spec)
         let code: ExitCode

@@ -249,13 +249,20 @@ final class CurlMultiEngine: @unchecked Sendable {
     /// The longest wait for socket activity or a wakeup; libcurl shortens it to its own timers.
     static let pollTimeoutMilliseconds: Int32 = 1000
 
+    /// The engine thread's stack.
+    static let threadStackSize = 1 << 20
+
+    /// Runs the engine on the thread parked for the first engine (``EngineThreadReserve``), or
+    /// on a new one.
     private func startThread() {
-        let thread = Thread { [self] in
+        let body: @Sendable () -> Void = { [self] in
             // Named from inside: on Linux a new thread inherits its creator's name.
             _ = CMirrorShims_set_thread_name("mm-curl")
             self.run()
         }
-        thread.stackSize = 1 << 20
+        if EngineThreadReserve.shared.take(body) { return }
+        let thread = Thread(block: body)
+        thread.stackSize = Self.threadStackSize
         thread.start()
     }
 

@@ -251,6 +251,15 @@ import Glibc
         #expect(!entries.contains { $0.target == "/p2.html" })
         let errors = try #require(try report(output.path)["errors"] as? [[String: Any]])
         #expect(errors.contains { ($0["url"] as? String)?.hasSuffix("/p2.html") == true && $0["kind"] as? String == "robots" })
+
+        // --full revalidates nothing, so robots.txt's request leaves before the run's files are
+        // made, without validators: a 200, not a 304, and its rules still apply.
+        before = nginx.accessLogEntries(for: .mtls).count
+        #expect(mirror(nginx, output.path, ["--full"]).exitCode == 10)
+        entries = Array(nginx.accessLogEntries(for: .mtls, atLeast: before + 6).dropFirst(before))
+        #expect(entries.filter { $0.target == "/robots.txt" }.map(\.status) == [200])
+        #expect(entries.contains { $0.target == "/p1.html" && $0.status == 200 })
+        #expect(!entries.contains { $0.target == "/p2.html" })
     }
 
     @Test func twentyKillsNeverDamageTheServedSnapshot() throws {

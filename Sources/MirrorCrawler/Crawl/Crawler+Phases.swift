@@ -18,9 +18,10 @@ extension Crawler {
         let robots: Task<RobotsAnswers, Never>?
 
         /// Creates the staging snapshot and the crawl's scratch files. `beforeScratchFiles` runs
-        /// once the staging snapshot exists and the previous one is loaded: the first requests
-        /// can leave then (``Crawler/startRobots(previous:)``); the task it returns is cancelled
-        /// if the files cannot be created.
+        /// once the staging snapshot exists and the previous one is loaded: a refresh's first
+        /// requests, conditional on what the previous snapshot kept, can leave then
+        /// (``Crawler/startRobots(previous:)``; a first run's left before); the task it returns
+        /// is cancelled if the files cannot be created.
         init(job: SiteJob, started: Date,
              beforeScratchFiles: (PreviousSnapshot?) -> Task<RobotsAnswers, Never>? = { _ in nil }) throws(CrawlError) {
             self.started = started

@@ -74,11 +74,22 @@ public final class Crawler: Sendable {
     /// - Throws: ``CrawlError`` when the site folder cannot be written, when every start URL
     ///   failed (with the first failure's cause), or when cancelled.
     public func run() async throws(CrawlError) -> CrawlReport {
-        let run = try RunFiles(job: job, started: Date()) { previous in
-            // A refresh knows how many URLs it revalidates: a large one takes the near link's
-            // HTTP/1.1 connections at once, robots.txt's too.
-            if let previous { client.expectTransfers(previous.manifest.count) }
-            return startRobots(previous: previous)
+        // With no snapshot to revalidate against, robots.txt's request needs nothing from the
+        // disk: it leaves before the staging snapshot is made, and the first connection's
+        // handshake runs while the run's folders and files are created (issue #27).
+        let early = job.incremental && SnapshotStore.currentID(siteDirectory: job.siteDirectory) != nil
+            ? nil : startRobots(previous: nil)
+        let run: RunFiles
+        do {
+            run = try RunFiles(job: job, started: Date()) { previous in
+                // A refresh knows how many URLs it revalidates: a large one takes the near link's
+                // HTTP/1.1 connections at once, robots.txt's too.
+                if let previous { client.expectTransfers(previous.manifest.count) }
+                return early ?? startRobots(previous: previous)
+            }
+        } catch {
+            early?.cancel()
+            throw error
         }
         do throws(CrawlError) {
             let fetched = try await fetchPhase(run)

@@ -123,9 +123,13 @@ public struct SnapshotStore: Sendable {
     ///
     /// Read with `readlink(2)`: Foundation's `destinationOfSymbolicLink` cost each run's start
     /// about 0.3 ms of conformance lookups for its first call (issue #27).
-    public var currentID: String? {
+    public var currentID: String? { Self.currentID(siteDirectory: siteDirectory) }
+
+    /// The id the `current` link of the site folder `siteDirectory` points at, if any, without
+    /// opening the store (which creates its folders).
+    public static func currentID(siteDirectory: String) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(siteDirectory + "/" + Self.currentLink, &buffer, buffer.count - 1)
+        let count = readlink(siteDirectory + "/" + currentLink, &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
         let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return target.split(separator: "/").last.map(String.init)
