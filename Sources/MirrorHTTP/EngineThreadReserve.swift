@@ -9,7 +9,7 @@ import Foundation
 /// often while libxml2 and the ICU libraries it brings are being opened on libcurl's loading
 /// thread (``CurlGlobal/preload(then:)``): in a quarter of the runs measured on a one-page site
 /// the first connection waited 0.9–2.6 ms for that load to end (issue #27). A thread made
-/// before any `dlopen` starts costs about 0.1 ms, and the first engine then starts without
+/// before any `dlopen` starts waits for nothing, and the first engine then starts without
 /// creating one. Later engines create their own threads.
 ///
 /// Thread-safe. A reserve nobody takes stays parked, idle, until the process exits.
