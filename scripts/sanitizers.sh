@@ -30,7 +30,7 @@ skip+=(--skip 'DebianPackageTests|DebianInstallTests|ContainerfileTests|ZshAndFi
 # The large pure-Swift round trips (the manifest at scale, the path mapper over 20,000 URLs, the
 # frontier under random schedules) touch no C library and no thread of their own; they are
 # the slowest suites under the sanitizers and run in the normal `swift test`.
-skip+=(--skip 'ManifestTests|PathMapperTests|Frontier at scale')
+skip+=(--skip 'ManifestTests|PathMapperTests|FrontierScaleTests')
 # AllocatorPolicyTests check glibc's allocator itself (where a large block comes from, what
 # malloc_trim gives back); under a sanitizer, malloc and free are the sanitizer's own.
 skip+=(--skip 'AllocatorPolicyTests')
