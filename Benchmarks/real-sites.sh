@@ -4,14 +4,15 @@
 # time (median), peak RSS, requests, local references resolved, in-scope references left
 # pointing at the origin. The generated site of mirror-bench.sh is one shape of site; these are
 # others written by other tools (Sphinx, DocBook, AsciiDoc, SQLite's own, Apache's XSLT, node's, Publican, gtk-doc, vim2html, Texinfo, gi-docgen,
-# Doxygen, qdoc, javadoc, rustdoc, mdBook, MkDocs, BoostBook, Erlang's and Go's own): pages of up to 5.8 MB, tens of
+# Doxygen, qdoc, javadoc, rustdoc, mdBook, MkDocs, BoostBook, Erlang's and Go's own, xfpt, texi2html, hand-written
+# HTML, the PyData Sphinx theme): pages of up to 5.8 MB, tens of
 # thousands of anchors per page, links that point above the mirrored folder.
 #
 # Usage: Benchmarks/real-sites.sh [options]
 #   --sites LIST         comma-separated subset of python,postgresql,django,git,sqlite,cmake,apache,
 #                        node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,
 #                        maint,vim,octave,gtk4,sdl2,cairo,qt,jdk,rust,rustbook,mkdocs,boost,erlang,
-#                        golang (default all)
+#                        golang,exim,postfix,zsh,haskell,scipy,rmanual (default all)
 #   --runs N             runs per tool and site; the table shows the median (default 3)
 #   --wget2-threads N    wget2's --max-threads (default 2, as issue #27 compares; 16 in sessions 7-13)
 #   --latency MS         round trip ≈ MS through Benchmarks/delay-proxy.c (MS/2 each way; default 0:
@@ -23,7 +24,7 @@
 #
 # Each site is served from its own folder (/python/, /postgresql/ …) and mirrored from its
 # index page (index.html; index.en.html for the Debian Reference and the New Maintainers'
-# Guide, std/index.html for Rust's standard library, go_spec.html for Go's) with --no-parent, so
+# Guide, std/index.html for Rust's standard library, go_spec.html for Go's, R-exts.html for R's) with --no-parent, so
 # links above the start page's folder (Debian's /license.html, Django's /usr/share/doc/… links,
 # rustdoc's core/ and alloc/ next to std/) are out of scope for both tools. "refs to origin"
 # counts references to URLs inside that folder only: the ones a mirror should have made local.
@@ -31,7 +32,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,maint,vim,octave,gtk4,sdl2,cairo,qt,jdk,rust,rustbook,mkdocs,boost,erlang,golang" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
+sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,maint,vim,octave,gtk4,sdl2,cairo,qt,jdk,rust,rustbook,mkdocs,boost,erlang,golang,exim,postfix,zsh,haskell,scipy,rmanual" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
         --sites) sites=$2; shift 2 ;;
@@ -68,7 +69,11 @@ log() { echo "real-sites: $*" >&2; }
 # Rust book (mdBook), MkDocs' own manual, Boost's BoostBook pages (4,800 URLs), Erlang/OTP's
 # index (wget2 1.99.1 follows none of its links: its parser stops at the logo's `<img … "/ >`,
 # a slash then a space; mtls-mirror follows its 118 URLs) and Go's specification (one page:
-# what the start of a run costs).)
+# what the start of a run costs). Since session 42: Exim's specification (xfpt, 65 chapters of
+# up to 300 KB), Postfix's manual pages and READMEs (hand-written HTML, 136 pages), zsh's manual
+# (texi2html), the Haskell 98 report (1990s HTML), SciPy's reference (the PyData Sphinx theme,
+# 4,300 pages; wget2 1.99.1 makes about 200 requests of its 5,000) and Writing R Extensions
+# (Texinfo, one page of 1 MB).)
 declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [django]=python-django-doc [git]=git-doc
                     [sqlite]=sqlite3-doc [cmake]=cmake-doc [apache]=apache2-doc [node]=nodejs-doc
                     [sphinx]=sphinx-doc [libxml2]=libxml2-doc [handbook]=debian-handbook
@@ -77,7 +82,8 @@ declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [djan
                     [maint]=maint-guide [vim]=vim-doc [octave]=octave-doc [gtk4]=libgtk-4-doc
                     [sdl2]=libsdl2-doc [cairo]=libcairo2-doc [qt]=qtbase5-doc-html [jdk]=openjdk-17-doc
                     [rust]=rust-doc [rustbook]=rust-doc [mkdocs]=mkdocs-doc [boost]=libboost1.74-doc
-                    [erlang]=erlang-doc [golang]=golang-1.19-doc)
+                    [erlang]=erlang-doc [golang]=golang-1.19-doc [exim]=exim4-doc-html [postfix]=postfix-doc
+                    [zsh]=zsh-doc [haskell]=haskell98-report [scipy]=python-scipy-doc [rmanual]=r-doc-html)
 declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/share/doc/postgresql-doc-15/html
                    [django]=/usr/share/doc/python-django-doc/html [git]=/usr/share/doc/git-doc
                    [sqlite]=/usr/share/doc/sqlite3 [cmake]=/usr/share/doc/cmake-data/html
@@ -93,16 +99,19 @@ declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/sha
                    [qt]=/usr/share/qt5/doc/qtcore [jdk]=/usr/share/doc/openjdk-17-jre-headless/api
                    [rust]=/usr/share/doc/rust-doc/html [rustbook]=/usr/share/doc/rust-doc/html/book
                    [mkdocs]=/usr/share/doc/mkdocs/html [boost]=/usr/share/doc/libboost1.74-doc/doc/html
-                   [erlang]=/usr/share/doc/erlang-doc/doc [golang]=/usr/share/doc/golang-1.19-doc/html)
+                   [erlang]=/usr/share/doc/erlang-doc/doc [golang]=/usr/share/doc/golang-1.19-doc/html
+                   [exim]=/usr/share/doc/exim4-doc-html/spec_html [postfix]=/usr/share/doc/postfix/html
+                   [zsh]=/usr/share/doc/zsh-common/html [haskell]=/usr/share/doc/haskell98-report/html
+                   [scipy]=/usr/share/doc/python-scipy-doc/html [rmanual]=/usr/share/R/doc/manual)
 # The start page, where it is not index.html.
 declare -A start=([reference]=index.en.html [maint]=index.en.html [qt]=qtcore-index.html [rust]=std/index.html
-                  [golang]=go_spec.html)
+                  [golang]=go_spec.html [rmanual]=R-exts.html)
 start_page() { echo "${start[$1]:-index.html}"; }
 # The folder --no-parent keeps the crawl in, below the site's: the start page's.
 scope_prefix() { local dir; dir=$(dirname "$(start_page "$1")"); [ "$dir" = . ] && echo "$1/" || echo "$1/$dir/"; }
 IFS=, read -r -a chosen <<<"$sites"
 for site in "${chosen[@]}"; do
-    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3, reference, policy, devref, maint, vim, octave, gtk4, sdl2, cairo, qt, jdk, rust, rustbook, mkdocs, boost, erlang, golang)" >&2; exit 2; }
+    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3, reference, policy, devref, maint, vim, octave, gtk4, sdl2, cairo, qt, jdk, rust, rustbook, mkdocs, boost, erlang, golang, exim, postfix, zsh, haskell, scipy, rmanual)" >&2; exit 2; }
 done
 
 bash scripts/install-deps.sh --bench

@@ -111,14 +111,22 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
         Terminal.write(command.spec.helpText, to: 1)
         return 0
     }
+    // Parsed once, here; a usage error is reported below.
+    let parsedArguments = Result { () throws(UsageError) in try ArgumentParser.parse(rest, spec: command.spec) }
     // libcurl, then libxml2, open on a thread of their own while the command starts; the first
     // transfer engine's thread is made before, while no `dlopen` holds glibc's lock (issue #27).
     if command == .mirror || command == .refresh {
+        // The client identity of `mirror URL --cert FILE` is read on a thread of its own from
+        // here on; the command takes it when it sets up its TLS (IdentityPrefetch).
+        if command == .mirror, case .success(let parsed) = parsedArguments, !parsed.positionals.isEmpty,
+           let request = (try? TLSOptions(parsed))?.prefetchRequest {
+            IdentityPrefetch.shared.start(request)
+        }
         EngineThreadReserve.shared.fill()
         CurlGlobal.preload(then: LibXML2.open)
     }
     do {
-        let parsed = try ArgumentParser.parse(rest, spec: command.spec)
+        let parsed = try parsedArguments.get()
         let code: ExitCode
         switch command {
         case .demo: code = try await DemoCommand(arguments: parsed, logger: logger).run()

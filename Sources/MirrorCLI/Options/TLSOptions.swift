@@ -133,8 +133,11 @@ struct TLSOptions {
         if TokenIdentityLoader.isToken(certificate: certificate, key: key) {
             return try TokenIdentityLoader(certificate: certificate, key: key, module: pkcs11Module, pin: password).load()
         }
-        let secret = try password?.resolve(forFile: certificate)
         do {
+            if let request = prefetchRequest, let prefetched = IdentityPrefetch.shared.take(request) {
+                return try prefetched.get()
+            }
+            let secret = try password?.resolve(forFile: certificate)
             return try ClientIdentity.load(certificate: certificate, key: key, type: certificateType, password: secret)
         } catch let error {
             // Prompt only when no source was configured and a person is at the terminal.
@@ -147,6 +150,14 @@ struct TLSOptions {
                 throw error
             }
         }
+    }
+
+    /// What ``IdentityPrefetch`` may read ahead for these options: a certificate file (not a
+    /// token) whose password, if any, needs no prompt; nil otherwise.
+    var prefetchRequest: IdentityPrefetch.Request? {
+        guard let certificate, !TokenIdentityLoader.isToken(certificate: certificate, key: key) else { return nil }
+        if case .prompt = password { return nil }
+        return IdentityPrefetch.Request(certificate: certificate, key: key, type: certificateType, password: password)
     }
 
     /// The identity, trust table and identity scope for requests to `url`.
