@@ -145,9 +145,10 @@ final class CurlMultiEngine: @unchecked Sendable {
         releaseHandles()
     }
 
-    /// Frees the multi and share handles once. `shutdown()` does it on the caller's thread after
-    /// the engine thread has stopped: closing the pooled connections frees their OpenSSL state,
-    /// which must not happen on the engine thread while the process runs its exit handlers.
+    /// Frees the multi and share handles once: the engine thread as it stops, or `shutdown()`
+    /// (and `deinit`) for an engine that never started one. Closing the pooled connections
+    /// frees their OpenSSL state, which must not happen while the process runs its exit
+    /// handlers: `shutdown()` returns only once it is done.
     private func releaseHandles() {
         lock.lock()
         let release = !released
@@ -225,15 +226,30 @@ final class CurlMultiEngine: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Fails every queued and running transfer as cancelled, stops the thread and waits for it.
+    /// Asks the engine to stop and returns at once: its thread fails every queued and running
+    /// transfer as cancelled, closes the connections and frees the handles, then exits
+    /// (``shutdown()`` waits for that). A client whose run fetches nothing more starts it
+    /// here, so that closing the connections overlaps what the run still does (issue #27).
+    func beginShutdown() {
+        lock.lock()
+        stopping = true
+        // Under the lock and only before the thread marks the handles released: it frees the
+        // multi handle only after that, so the wakeup never reaches a freed one.
+        if started, !released { wakeUpLocked() }
+        lock.unlock()
+    }
+
+    /// Fails every queued and running transfer as cancelled, stops the thread and waits for
+    /// it; the handles are freed when this returns. Calling it again returns at once.
     func shutdown() {
+        beginShutdown()
+        // `started` no longer changes: a stopping engine starts no thread.
         lock.lock()
         let wasStarted = started
-        stopping = true
         lock.unlock()
         if wasStarted {
-            CMirrorShims_curl_multi_wakeup(multi)
             exited.wait()
+            exited.signal()  // for the next caller
         }
         releaseHandles()
     }
@@ -427,6 +443,9 @@ final class CurlMultiEngine: @unchecked Sendable {
                 unsent.removeAll()
                 waiting.removeAll()
                 waitingHead = 0
+                // Here, not on the thread that waits in shutdown(): closing the connections
+                // (TLS close_notify, HTTP/2 GOAWAY) and freeing the handles took 0.3-0.7 ms.
+                releaseHandles()
                 exited.signal()
                 return
             }

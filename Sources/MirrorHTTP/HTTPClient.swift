@@ -156,13 +156,26 @@ public final class HTTPClient: Sendable {
         return engines.reduce(0) { $0 + $1.idleHandleCount }
     }
 
+    /// Starts closing every connection and stops taking requests, without waiting: the
+    /// engines' threads close and free their connections while the caller goes on. Later
+    /// requests fail as cancelled. ``shutdown()`` still has to be called; it then waits for
+    /// what is left.
+    public func beginShutdown() {
+        for engine in closeToRequests() { engine.beginShutdown() }
+    }
+
     /// Stops every engine thread and waits for them. Later requests fail as cancelled.
+    /// Calling it again (or after ``beginShutdown()``) is harmless.
     public func shutdown() {
+        for engine in closeToRequests() { engine.shutdown() }
+    }
+
+    /// Makes later requests fail as cancelled, and returns the engines.
+    private func closeToRequests() -> [CurlMultiEngine] {
         state.lock.lock()
+        defer { state.lock.unlock() }
         state.closed = true
-        let engines = Array(state.engines.values)
-        state.lock.unlock()
-        for engine in engines { engine.shutdown() }
+        return Array(state.engines.values)
     }
 
     private func nextTransferID() -> UInt64 {

@@ -642,6 +642,42 @@ import MirrorStore
         }
     }
 
+    @Test func beginShutdownClosesTheConnectionsWithoutWaitingAndShutdownMayFollowTwice() async throws {
+        let s = try Setup(httpVersion: .http2)
+        let port = s.nginx.port(.mtls)
+        let profile = s.profile(try s.identity())
+        #expect(try await s.get(.mtls, "/whoami", profile).status == 200)
+        // The transfer's easy handle waits, reset, for the next one.
+        #expect(s.client.idleHandleCount == 1)
+        s.client.beginShutdown()
+        // The engine's thread closes the connections and frees the handles by itself: nobody
+        // has called shutdown() yet.
+        let deadline = Date().addingTimeInterval(10)
+        while s.client.idleHandleCount > 0 || EstablishedConnections.count(toPort: port) > 0, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(s.client.idleHandleCount == 0)
+        #expect(EstablishedConnections.count(toPort: port) == 0)
+        // Later requests fail as cancelled, without a connection.
+        await #expect {
+            _ = try await s.get(.mtls, "/whoami", profile)
+        } throws: { error in
+            guard case HTTPError.cancelled = error else { return false }
+            return true
+        }
+        // shutdown() after it, and again, returns (a second wait on the engine's exit never did).
+        s.client.shutdown()
+        s.client.shutdown()
+        #expect(s.client.idleHandleCount == 0)
+    }
+
+    @Test func shutdownWithoutAnyTransferAndAfterBeginShutdownReturns() throws {
+        let client = HTTPClient()
+        client.beginShutdown()
+        client.shutdown()
+        client.shutdown()
+    }
+
     @Test func closedPortIsANetworkError() async throws {
         let s = try Setup()
         defer { s.client.shutdown() }
@@ -652,6 +688,32 @@ import MirrorStore
             guard case HTTPError.network = error else { return false }
             return true
         }
+    }
+}
+
+/// This process's TCP connections in state ESTABLISHED to a port of 127.0.0.1 (from
+/// `/proc/net/tcp`, matched to the process's sockets through `/proc/self/fd`).
+enum EstablishedConnections {
+    static func count(toPort port: UInt16) -> Int {
+        var inodes = Set<String>()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name),
+               target.hasPrefix("socket:[") {
+                inodes.insert(String(target.dropFirst(8).dropLast()))
+            }
+        }
+        let remote = String(format: ":%04X", port)
+        var count = 0
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+                guard fields.count > 9, fields[2].hasSuffix(remote), fields[3] == "01", inodes.contains(String(fields[9])) else { continue }
+                count += 1
+            }
+        }
+        return count
     }
 }
 

@@ -69,6 +69,50 @@ func refusal(_ site: String, _ name: String) -> SiteLockError? {
         #expect(again.isHeld)
     }
 
+    @Test func releaseBlanksTheNoteInPlaceAndALongerNoteIsCut() throws {
+        let folder = try TemporaryFolder()
+        let site = folder.path + "/intranet"
+        let lockFile = site + "/" + SiteLock.fileName
+        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
+        // A note longer than ours (another version's), whose pid must not survive after ours.
+        try Data((String(repeating: "x", count: 300) + "\npid=99999\n").utf8).write(to: URL(fileURLWithPath: lockFile))
+        let lock = try SiteLock.acquire(siteDirectory: site, site: "intranet", command: "refresh")
+        let held = try Data(contentsOf: URL(fileURLWithPath: lockFile))
+        #expect(held.count == SiteLock.noteSize)
+        let text = String(decoding: held, as: UTF8.self)
+        #expect(text.hasPrefix("pid=\(getpid())\nsince="))
+        #expect(!text.contains("pid=99999") && !text.contains("x"))
+        var before = stat()
+        #expect(stat(lockFile, &before) == 0)
+        lock.release()
+        // Blanked in place: the same file, the same size, nothing but newlines.
+        let released = try Data(contentsOf: URL(fileURLWithPath: lockFile))
+        #expect(released.count == SiteLock.noteSize)
+        #expect(released.allSatisfy { $0 == 0x0A })
+        var after = stat()
+        #expect(stat(lockFile, &after) == 0 && after.st_ino == before.st_ino)
+        // The next holder writes its note over the blank one; a refused caller reads no pid from a blank.
+        let again = try SiteLock.acquire(siteDirectory: site, site: "intranet", command: "rollback")
+        defer { again.release() }
+        let descriptor = open(lockFile, O_RDONLY | O_CLOEXEC)
+        defer { close(descriptor) }
+        #expect(SiteLock.readNote(descriptor).pid == getpid())
+        #expect(SiteLock.readNote(descriptor).since != nil)
+    }
+
+    @Test func aBlankedNoteNamesNoHolder() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/note"
+        try Data(SiteLock.paddedNote("")).write(to: URL(fileURLWithPath: path))
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        defer { close(descriptor) }
+        #expect(SiteLock.readNote(descriptor).pid == nil)
+        #expect(SiteLock.readNote(descriptor).since == nil)
+        #expect(SiteLock.paddedNote("pid=1\n").count == SiteLock.noteSize)
+        let long = String(repeating: "c", count: 400)
+        #expect(SiteLock.paddedNote(long) == Array(long.utf8))
+    }
+
     @Test func theMessageNamesSitePidAndTime() {
         let error = SiteLockError.lockHeld(site: "intranet", pid: 4242, since: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(error.summary == "another refresh of intranet is running (pid 4242, since 2027-01-15T08:00:00Z)")

@@ -128,7 +128,8 @@ struct MirrorCommand {
         defer { client.shutdown() }
         let code = try await SiteRun(job: job, security: security, client: client, logger: logger, keep: nil,
                                      warnings: expiry.map { [$0] } ?? [], control: control,
-                                     archive: try Self.archive(arguments, configured: nil)).execute(command: "mirror")
+                                     archive: try Self.archive(arguments, configured: nil), closesClientWhenFetched: true)
+            .execute(command: "mirror")
         if code == .success || code == .partial || code == .interrupted {
             logger.info("open \(job.siteDirectory)/current/index.html, or run `mtls-mirror serve -o \(job.outputRoot)`")
         }

@@ -63,7 +63,8 @@ struct ConfigRunner {
                 defer { client.shutdown() }
                 codes.append(try await SiteRun(job: job, security: security, client: client, logger: logger,
                                                keep: site.refresh.keep, warnings: warnings, control: control,
-                                               archive: try MirrorCommand.archive(arguments, configured: site.archive))
+                                               archive: try MirrorCommand.archive(arguments, configured: site.archive),
+                                               closesClientWhenFetched: true)
                     .execute(command: command))
             } catch CrawlError.cancelled {
                 throw CrawlError.cancelled

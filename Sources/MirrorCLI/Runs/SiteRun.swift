@@ -23,6 +23,10 @@ struct SiteRun {
     var control: RunControl? = nil
     /// Archive output (WARC files from the crawl's fetches); nil or disabled: none.
     var archive: ArchiveConfig?
+    /// Whether the client serves this run alone, so that its connections may start closing
+    /// as soon as the crawl will fetch nothing more (``MirrorHTTP/HTTPClient/beginShutdown()``;
+    /// the caller still calls `shutdown()`). Not for `demo`, whose server fetches live with it.
+    var closesClientWhenFetched = false
 
     /// - Returns: the exit code: 0 complete, 10 partial, or the failure's own code.
     /// - Throws: ``CrawlError/cancelled`` when interrupted; other failures are logged,
@@ -51,8 +55,15 @@ struct SiteRun {
             job.warnings += warnings
             archiveSink = try openArchive(command: command)
             job.capture = archiveSink?.captureOptions
+            // A client that serves this run alone closes its connections while the snapshot is
+            // assembled and published, not after (issue #27).
+            var afterFetching: (@Sendable () -> Void)?
+            if closesClientWhenFetched {
+                let client = self.client
+                afterFetching = { client.beginShutdown() }
+            }
             let crawler = try Crawler(job: job, security: security, client: client, logger: logger, progress: progress,
-                                      control: control)
+                                      control: control, afterFetching: afterFetching)
             let report = try await crawler.run()
             if let keep, let removed = try? store?.retain(keep: keep), !removed.isEmpty {
                 logger.info("\(job.name): removed \(removed.count) old snapshot(s) (keep \(keep))")

@@ -21,6 +21,8 @@ public final class Crawler: Sendable {
     let progress: CrawlProgress?
     /// Asks the crawl to stop early (a first signal); nil when nothing can.
     private let control: RunControl?
+    /// Called once the run will make no more requests (see ``init(job:security:client:logger:progress:control:afterFetching:)``).
+    private let afterFetching: (@Sendable () -> Void)?
     let scope: CrawlScope
     let mapper: PathMapper
     /// Folders already created in the snapshot being built (saves a walk per linked file).
@@ -39,9 +41,13 @@ public final class Crawler: Sendable {
     ///   - logger: diagnostics.
     ///   - progress: live progress output, or nil.
     ///   - control: lets the caller ask the crawl to stop early and publish what it has.
+    ///   - afterFetching: called once, when the fetch phase is over and the run will make no
+    ///     more requests, before the snapshot is assembled: a caller whose client serves this
+    ///     run alone starts closing its connections there (``MirrorHTTP/HTTPClient/beginShutdown()``),
+    ///     beside the assembly instead of after the publication.
     /// - Throws: ``CrawlError/invalidJob(_:)`` for an empty start list or a bad scope rule.
     public init(job: SiteJob, security: SecurityPolicy, client: HTTPClient, logger: Logger, progress: CrawlProgress? = nil,
-                control: RunControl? = nil) throws(CrawlError) {
+                control: RunControl? = nil, afterFetching: (@Sendable () -> Void)? = nil) throws(CrawlError) {
         guard let primary = job.startURLs.first else { throw .invalidJob("no start URL") }
         self.job = job
         self.security = security
@@ -49,6 +55,7 @@ public final class Crawler: Sendable {
         self.logger = logger
         self.progress = progress
         self.control = control
+        self.afterFetching = afterFetching
         do {
             scope = try CrawlScope(startURLs: job.startURLs, configuration: job.scope)
         } catch {
@@ -93,6 +100,7 @@ public final class Crawler: Sendable {
         }
         do throws(CrawlError) {
             let fetched = try await fetchPhase(run)
+            afterFetching?()
             let assembled = try await assemble(run, fetched: fetched)
             let report = await makeReport(run, fetched: fetched, assembled: assembled)
             try publish(report, run: run)
