@@ -112,10 +112,44 @@ import MirrorTestSupport
         let html = #"<?xml version="1.0"?> <!-- c --> <!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "x>y.dtd"><html><head><title>t</title><script>if (a</b) {}</script></head><body class="b">"#
         let end = Array(html.utf8).withUnsafeBufferPointer { CertainMarkup(bytes: $0).bodyEnd() }
         #expect(end == html.utf8.count)
-        // No body, or something uncertain before it: no skim.
+        // No body, or something uncertain before it: no body end.
         for text in ["<html><p>x</p></html>", "<html><a \"x\"><body>"] {
             #expect(Array(text.utf8).withUnsafeBufferPointer { CertainMarkup(bytes: $0).bodyEnd() } == nil, "\(text)")
         }
+    }
+
+    /// Without a `<body>`, the skim starts after the last `<html>` or `<head>` start tag, or
+    /// where the content starts (after the prolog); an uncertain construct anywhere stops it.
+    @Test func whereTheSkimStartsWithoutABody() {
+        func start(_ text: String) -> Int? {
+            var rawTexts: [Range<Int>] = []
+            return Array(text.utf8).withUnsafeBufferPointer { CertainMarkup(bytes: $0).skimStart(rawTexts: &rawTexts) }?.offset
+        }
+        #expect(start("<!-- {\"Title\": \"x\"} -->\n<h2 id=a>A</h2><p>x</p>") == 24)
+        #expect(start("<!DOCTYPE html><title>t</title><p>x") == 15)
+        #expect(start("<html lang=en><head><title>t</title></head><p>x") == 20)
+        #expect(start("<p>x</p><html><p>y") == 14)  // a late `<html>`: the skim starts after it
+        #expect(start("<p>x</p><a \"odd\">") == nil)
+        // With a body, after the body (and only then flagged so).
+        var rawTexts: [Range<Int>] = []
+        let withBody = Array("<head><script>x</script></head><body><p>".utf8).withUnsafeBufferPointer {
+            CertainMarkup(bytes: $0).skimStart(rawTexts: &rawTexts)
+        }
+        #expect(withBody?.offset == 37 && withBody?.afterBody == true)
+        #expect(rawTexts == [14..<15])
+    }
+
+    /// A template fragment without `<html>`, `<head>` or `<body>` (Go's specification is one:
+    /// 262 KB, libxml2 read all of it before) is skimmed like a page with a body.
+    @Test func aDocumentWithoutABodyIsSkimmed() throws {
+        let section = #"<h2 id="s">Section</h2><p>Some <i>words</i> and <a href="/doc/x.html">a link</a>, <code>code</code>.</p><pre class="ebnf">A = "x" | B .</pre>"#
+        let html = "<!--{\n\t\"Title\": \"Spec\"\n}-->\n" + String(repeating: section, count: 50) + #"<img src="i.png"><script src="s.js"></script>"#
+        let out = compact(html)
+        #expect(out.count < html.utf8.count / 5, "\(out.prefix(300))")
+        #expect(!out.contains("<pre") && !out.contains("<code") && !out.contains("<h2"))
+        let (full, compacted) = try sameReferences(html)
+        #expect(compacted == full)
+        #expect(full.count == 52 && full.last?.value == "s.js")
     }
 
     @Test func theSkimKeepsOnlyTheTagsTheCollectorNeeds() throws {
@@ -198,6 +232,26 @@ import MirrorTestSupport
         #expect(full.map(\.value) == ["a.png", "b.png"])
     }
 
+    /// Random well-formed and malformed markup with no `<body>` start tag, but perhaps an
+    /// `<html>` or a `<head>` anywhere: the skimmed copy gives the same references as the full
+    /// proxy, and most documents are skimmed.
+    @Test func findsTheSameReferencesInRandomDocumentsWithoutABody() throws {
+        let prologs = ["", "<!DOCTYPE html>", "<!--{\n\"Title\": \"x\"\n}-->\n", "<?xml version=\"1.0\"?> ", "<html lang=en>",
+                       "<html><head><title>t</title><style>b{}</style></head>", "<head><link href=l.css rel=stylesheet>",
+                       "<title>t</title><meta charset=utf-8>", "<html manifest=m.appcache><head><script>if (a</b) {}</script></head>"]
+        let wellFormed = [
+            "<p>", "</p>", "<div class=\"c\">", "</div>", "some words", " ", "<a href=\"p.html\">", "</a>", "<img src='i.png'/>",
+            "<!-- <a href=c.html> -->", "<script>x = '<a href=j.html>'</script>", "<script src=s.js></script>", "<style>a{background:url(s.png)}</style>",
+            "<span style=\"background:url(b.png)\">", "<td background=t.png>", "<li>", "<ul>", "&amp;", "<br>", "<title>x</title>",
+            "<h2 id=x>", "</h2>", "<pre>a < b</pre>", "<link rel=stylesheet href=late.css>", "<base href=/b/>", "<meta http-equiv=refresh content=\"0;url=r.html\">",
+            "<frameset>", "<frame src=f.html>", "<noframes>", "<table>", "<tr>", "</ul>", "<textarea>", "</textarea>",
+        ]
+        // Rarely: another `html` or `head` (the skim starts after it), or something uncertain.
+        let rare = ["<html>", "<head>", "<HEAD profile=p>", "<html manifest=n.appcache>", "<a \"odd\">", "<p/x>", "</ x>", "<!DOCTYPE x>",
+                    "<script><!--", "<style><?", "<header>", "<bodyx>", "<_u>"]
+        try compareRandomDocuments(seed: 0x6E6F_626F, prologs: prologs, opening: "", rarely: rare, oneIn: 30, wellFormed: wellFormed)
+    }
+
     /// Random well-formed and malformed markup after a `<body>`: the skimmed copy gives the same
     /// references as the full proxy, and most documents are skimmed.
     @Test func findsTheSameReferencesInRandomDocumentsWithABody() throws {
@@ -223,12 +277,21 @@ import MirrorTestSupport
             "<span style=\"background:url(b.png)\">", "<td background=t.png>", "<li>", "<ul>", "&amp;", "<br>", "<title>x</title>",
             "<script><!--//--><![CDATA[//><!--\nf('<a href=q.html>');\n//--><!]]></script>", "<style><!-- a{background:url(c.png)} --></style>",
         ]
-        var generator = SplitMix64(seed: 0x626F_6479)
+        try compareRandomDocuments(seed: 0x626F_6479, prologs: prologs, opening: "<body>", rarely: pieces, oneIn: 40, wellFormed: wellFormed)
+    }
+
+    /// 20,000 random documents, each a prolog, `opening`, then 4–43 pieces (one in `oneIn` from
+    /// `rarely`, the others from `wellFormed`): the skimmed copy gives the same references as the
+    /// full proxy, more than half of them hold references, and more than 5,000 are skimmed (a
+    /// document with a `<div>` or `<li>` whose compact copy has none).
+    private func compareRandomDocuments(seed: UInt64, prologs: [String], opening: String, rarely: [String], oneIn: UInt64,
+                                        wellFormed: [String]) throws {
+        var generator = SplitMix64(seed: seed)
         var compared = 0, withReferences = 0, skimmed = 0
         for _ in 0..<20_000 {
-            var html = prologs[Int(generator.next() % UInt64(prologs.count))] + "<body>"
+            var html = prologs[Int(generator.next() % UInt64(prologs.count))] + opening
             for _ in 0..<(4 + Int(generator.next() % 40)) {
-                let from = generator.next() % 40 == 0 ? pieces : wellFormed
+                let from = generator.next() % oneIn == 0 ? rarely : wellFormed
                 html += from[Int(generator.next() % UInt64(from.count))]
             }
             let (full, compacted) = try sameReferences(html)

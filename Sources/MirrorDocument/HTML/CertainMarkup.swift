@@ -29,8 +29,8 @@ import Darwin
 /// Leaving start and end tags out changes only libxml2's stack of open elements. Within
 /// certain constructs that stack decides nothing the collector sees but whether a start tag
 /// named `html`, `head` or `body` is reported (a misplaced one is discarded): so tags are left
-/// out only after the first `<body>`, and a document with another such tag after it is not
-/// skimmed. `<script>` and `<style>` are on top of the stack when opened, their raw text ends
+/// out only after the first `<body>` (in a document without one, only after its last `html` or
+/// `head` start tag), and a document with another such tag after that point is not skimmed. `<script>` and `<style>` are on top of the stack when opened, their raw text ends
 /// at their own closing tag whatever is below, and libxml2 2.9 has no depth limit. Outside
 /// certain constructs the stack does matter (an end tag at the very start of a script's raw
 /// text closes the script if that element is open), which is why an uncertain construct
@@ -74,12 +74,24 @@ struct CertainMarkup {
     /// certainty; nil otherwise (no body, or something uncertain before it).
     func bodyEnd() -> Int? {
         var rawTexts: [Range<Int>] = []
-        return bodyEnd(rawTexts: &rawTexts)
+        guard let start = skimStart(rawTexts: &rawTexts), start.afterBody else { return nil }
+        return start.offset
     }
 
-    /// ``bodyEnd()``, and the raw text of each `<script>` and `<style>` before the body (the
-    /// bytes between its start tag and its closing tag), in document order.
-    func bodyEnd(rawTexts: inout [Range<Int>]) -> Int? {
+    /// Where the skim of ``CompactProxy`` may start: just after the first `<body>` start tag,
+    /// when everything up to it reads with certainty; in a document with no `<body>` start tag
+    /// at all that reads with certainty to its end (a template fragment, a hand-written page
+    /// that leaves `<html>`, `<head>` and `<body>` to be implied), just after its last `<html>`
+    /// or `<head>` start tag, or where its content starts when it has neither. nil otherwise.
+    ///
+    /// Without a `<body>`, libxml2 implies `html`, `head` and `body` (and `p` around stray text)
+    /// as it meets the first tags of content, and reports each with no attribute, which the
+    /// collector ignores. Leaving tags out after that point changes only which of them are
+    /// implied and where; no `html`, `head` or `body` start tag is left there whose reporting
+    /// could depend on it (the skim stops at one).
+    /// - Parameter rawTexts: receives the raw text of each `<script>` and `<style>` before that
+    ///   point (the bytes between its start tag and its closing tag), in document order.
+    func skimStart(rawTexts: inout [Range<Int>]) -> (offset: Int, afterBody: Bool)? {
         let n = bytes.count
         var i = skipBlanks(0)
         // The prolog: comments and processing instructions, then perhaps a doctype.
@@ -92,18 +104,21 @@ struct CertainMarkup {
             guard let construct = next(at: i), case .markup(let end) = construct else { return nil }
             i = skipBlanks(end)
         }
+        var start = i
         var values: [Range<Int>] = []
         while i < n {
             guard let construct = next(at: i, values: &values) else { return nil }
             switch construct {
             case .text(let end, _), .markup(let end): i = end
             case .element(let element):
-                if element.isBody { return element.tagEnd }
+                if element.isBody { return (element.tagEnd, true) }
+                if element.isDocumentElement { start = element.tagEnd }
                 if let closing = element.closing, closing > element.tagEnd { rawTexts.append(element.tagEnd..<closing) }
                 i = element.end
             }
         }
-        return nil
+        rawTexts.removeAll { $0.lowerBound >= start }
+        return (start, false)
     }
 
     /// The construct of content that starts at `i`, or nil when libxml2's reading of it is not

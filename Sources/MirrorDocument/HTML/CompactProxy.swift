@@ -28,7 +28,9 @@
 ///   full proxy instead (a legitimate attribute named `:` costs the same, never a wrong answer).
 ///
 /// After the `<body>` of a document whose every construct ``CertainMarkup`` reads with
-/// certainty, a third rule replaces both: everything between two tags the collector needs
+/// certainty (in a document with no `<body>` tag, after its last `<html>` or `<head>` start
+/// tag, or from its content's start: ``CertainMarkup/skimStart(rawTexts:)``), a third rule
+/// replaces both: everything between two tags the collector needs
 /// becomes one filler byte (`x`, or a space for blank text), and those tags keep only their
 /// quoted values collapsed. libxml2 then parses about a tenth of a documentation page. Before
 /// the `<body>` of such a document, each `<script>`'s and `<style>`'s raw text becomes one
@@ -46,13 +48,14 @@ struct CompactProxy {
 
     /// Compacts `proxy` (an ASCII proxy: no byte ≥ 0x80, no control byte but tab, LF, CR),
     /// which must be shorter than 2 GiB (offsets are kept as 32-bit numbers).
-    init(_ proxy: UnsafeBufferPointer<UInt8>) {
+    /// - Parameter skimming: false to apply the context-free rules alone (tests of those rules).
+    init(_ proxy: UnsafeBufferPointer<UInt8>, skimming: Bool = true) {
         precondition(proxy.count < Int(Int32.max), "CompactProxy: a document of 2 GiB or more")
         var fillers: [Int32] = []
         var removed: [Int32] = []
         bytes = [UInt8](unsafeUninitializedCapacity: proxy.count) { out, initialized in
             initialized = Self.byteClasses.withUnsafeBufferPointer { classes in
-                Self.compact(proxy, into: out, classes: classes, fillers: &fillers, removed: &removed)
+                Self.compact(proxy, into: out, classes: classes, fillers: &fillers, removed: &removed, skimming: skimming)
             }
         }
         self.fillers = fillers
@@ -63,12 +66,12 @@ struct CompactProxy {
     /// - Returns: the number of bytes written to `out`.
     private static func compact(
         _ proxy: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>,
-        fillers: inout [Int32], removed: inout [Int32]
+        fillers: inout [Int32], removed: inout [Int32], skimming: Bool
     ) -> Int {
         guard let out = buffer.baseAddress, !proxy.isEmpty else { return 0 }
         var o = 0
         var totalRemoved = 0
-        if let skimmed = skim(proxy, into: out, classes: classes, fillers: &fillers, removed: &removed) { return skimmed }
+        if skimming, let skimmed = skim(proxy, into: out, classes: classes, fillers: &fillers, removed: &removed) { return skimmed }
         fillers.removeAll(keepingCapacity: true)
         removed.removeAll(keepingCapacity: true)
         compactRange(proxy, 0..<proxy.count, into: out, at: &o, classes: classes, fillers: &fillers, removed: &removed,
@@ -77,17 +80,18 @@ struct CompactProxy {
     }
 
     /// When ``CertainMarkup`` reads the whole document with certainty, compacts it up to its
-    /// `<body>` with the context-free rules and, after it, leaves out everything the collector
-    /// does not need (see ``CertainMarkup``).
+    /// `<body>` (or, without one, to where ``CertainMarkup/skimStart(rawTexts:)`` says) with the
+    /// context-free rules and, after it, leaves out everything the collector does not need
+    /// (see ``CertainMarkup``).
     /// - Returns: the number of bytes written, or nil when some construct of the document is
-    ///   not certain, or there is no `<body>` or another `html`, `head` or `body` after it.
+    ///   not certain, or another `html`, `head` or `body` follows the `<body>`.
     private static func skim(
         _ proxy: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, classes: UnsafeBufferPointer<UInt8>,
         fillers: inout [Int32], removed: inout [Int32]
     ) -> Int? {
         let markup = CertainMarkup(bytes: proxy)
         var rawTexts: [Range<Int>] = []
-        guard let body = markup.bodyEnd(rawTexts: &rawTexts) else { return nil }
+        guard let body = markup.skimStart(rawTexts: &rawTexts)?.offset else { return nil }
         let n = proxy.count
         var o = 0
         var totalRemoved = 0
