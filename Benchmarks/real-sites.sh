@@ -32,7 +32,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,maint,vim,octave,gtk4,sdl2,cairo,qt,jdk,rust,rustbook,mkdocs,boost,erlang,golang,exim,postfix,zsh,haskell,scipy,rmanual" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
+sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,maint,vim,octave,gtk4,sdl2,cairo,qt,jdk,rust,rustbook,mkdocs,boost,erlang,golang,exim,postfix,zsh,haskell,scipy,rmanual,weechat,putty,docutils,faq,harden,fpdoc,sbcl,gnuplot,asy" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
         --sites) sites=$2; shift 2 ;;
@@ -73,7 +73,10 @@ log() { echo "real-sites: $*" >&2; }
 # up to 300 KB), Postfix's manual pages and READMEs (hand-written HTML, 136 pages), zsh's manual
 # (texi2html), the Haskell 98 report (1990s HTML), SciPy's reference (the PyData Sphinx theme,
 # 4,300 pages; wget2 1.99.1 makes about 200 requests of its 5,000) and Writing R Extensions
-# (Texinfo, one page of 1 MB).)
+# (Texinfo, one page of 1 MB). Since session 45: WeeChat's user guide (Asciidoctor, pages of 1.1 MB), PuTTY's manual
+# (Halibut), Docutils' documentation (Docutils itself), the Debian FAQ (DocBook), the Securing Debian Manual (Publican,
+# eight languages), Free Pascal's reference (fpdoc, 16,000 pages), SBCL's manual (Texinfo, one page), gnuplot's
+# (latex2html-style, 650 pages) and Asymptote's (Texinfo).)
 declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [django]=python-django-doc [git]=git-doc
                     [sqlite]=sqlite3-doc [cmake]=cmake-doc [apache]=apache2-doc [node]=nodejs-doc
                     [sphinx]=sphinx-doc [libxml2]=libxml2-doc [handbook]=debian-handbook
@@ -83,7 +86,9 @@ declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [djan
                     [sdl2]=libsdl2-doc [cairo]=libcairo2-doc [qt]=qtbase5-doc-html [jdk]=openjdk-17-doc
                     [rust]=rust-doc [rustbook]=rust-doc [mkdocs]=mkdocs-doc [boost]=libboost1.74-doc
                     [erlang]=erlang-doc [golang]=golang-1.19-doc [exim]=exim4-doc-html [postfix]=postfix-doc
-                    [zsh]=zsh-doc [haskell]=haskell98-report [scipy]=python-scipy-doc [rmanual]=r-doc-html)
+                    [zsh]=zsh-doc [haskell]=haskell98-report [scipy]=python-scipy-doc [rmanual]=r-doc-html
+                    [weechat]=weechat-doc [putty]=putty-doc [docutils]=docutils-doc [faq]=debian-faq [harden]=harden-doc
+                    [fpdoc]=fp-docs-3.2.2 [sbcl]=sbcl-doc [gnuplot]=gnuplot-doc [asy]=asymptote-doc)
 declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/share/doc/postgresql-doc-15/html
                    [django]=/usr/share/doc/python-django-doc/html [git]=/usr/share/doc/git-doc
                    [sqlite]=/usr/share/doc/sqlite3 [cmake]=/usr/share/doc/cmake-data/html
@@ -102,16 +107,22 @@ declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/sha
                    [erlang]=/usr/share/doc/erlang-doc/doc [golang]=/usr/share/doc/golang-1.19-doc/html
                    [exim]=/usr/share/doc/exim4-doc-html/spec_html [postfix]=/usr/share/doc/postfix/html
                    [zsh]=/usr/share/doc/zsh-common/html [haskell]=/usr/share/doc/haskell98-report/html
-                   [scipy]=/usr/share/doc/python-scipy-doc/html [rmanual]=/usr/share/R/doc/manual)
+                   [scipy]=/usr/share/doc/python-scipy-doc/html [rmanual]=/usr/share/R/doc/manual
+                   [weechat]=/usr/share/doc/weechat-doc/html [putty]=/usr/share/doc/putty-doc
+                   [docutils]=/usr/share/doc/docutils-doc [faq]=/usr/share/doc/debian/FAQ
+                   [harden]=/usr/share/doc/harden-doc/html [fpdoc]=/usr/share/doc/fp-docs/3.2.2 [sbcl]=/usr/share/doc/sbcl
+                   [gnuplot]=/usr/share/doc/gnuplot/htmldocs [asy]=/usr/share/doc/asymptote)
 # The start page, where it is not index.html.
 declare -A start=([reference]=index.en.html [maint]=index.en.html [qt]=qtcore-index.html [rust]=std/index.html
-                  [golang]=go_spec.html [rmanual]=R-exts.html)
+                  [golang]=go_spec.html [rmanual]=R-exts.html [weechat]=weechat_user.en.html
+                  [docutils]=docs/index.html [faq]=index.en.html [harden]=en-US/index.html [fpdoc]=fpctoc.html
+                  [sbcl]=sbcl.html [asy]=html/index.html)
 start_page() { echo "${start[$1]:-index.html}"; }
 # The folder --no-parent keeps the crawl in, below the site's: the start page's.
 scope_prefix() { local dir; dir=$(dirname "$(start_page "$1")"); [ "$dir" = . ] && echo "$1/" || echo "$1/$dir/"; }
 IFS=, read -r -a chosen <<<"$sites"
 for site in "${chosen[@]}"; do
-    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3, reference, policy, devref, maint, vim, octave, gtk4, sdl2, cairo, qt, jdk, rust, rustbook, mkdocs, boost, erlang, golang, exim, postfix, zsh, haskell, scipy, rmanual)" >&2; exit 2; }
+    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3, reference, policy, devref, maint, vim, octave, gtk4, sdl2, cairo, qt, jdk, rust, rustbook, mkdocs, boost, erlang, golang, exim, postfix, zsh, haskell, scipy, rmanual, weechat, putty, docutils, faq, harden, fpdoc, sbcl, gnuplot, asy)" >&2; exit 2; }
 done
 
 bash scripts/install-deps.sh --bench

@@ -19,12 +19,13 @@ import Darwin
 /// content, where `</` starts an end tag (its name, then anything up to `>`), `<!--` a comment
 /// (up to the first `-->` or `--!>` after its opening), `<?` and a name a processing
 /// instruction (up to `>`), `<` and a letter a start tag (name, then attributes: a name, `=`,
-/// and a value quoted with `"` or `'` or running to a blank or `>`), and any other `<` is
-/// text. After `<script>` or `<style>` (not `/>`), raw text runs to the first `</script` or
-/// `</style` in any case. Whatever falls outside these well-formed shapes (a bogus attribute,
-/// a quote never closed, a doctype in the middle, raw text starting with `</` or `<` and a
-/// name, a name of 100 bytes) makes the reading uncertain (``next(at:)`` returns nil), and
-/// such a document is compacted by the context-free rules alone.
+/// and a value quoted with `"` or `'` or running to a blank or `>`; where no name starts, a
+/// bogus attribute, skipped to the next blank, `>` or `/>`), and any other `<` is text.
+/// After `<script>` or `<style>` (not `/>`), raw text runs to the first `</script` or
+/// `</style` in any case. Whatever falls outside these shapes (a quote never closed, a
+/// doctype in the middle, raw text starting with `</` or `<` and a name, a name of 100
+/// bytes, a tag the document ends in) makes the reading uncertain (``next(at:)`` returns
+/// nil), and such a document is compacted by the context-free rules alone.
 ///
 /// Leaving start and end tags out changes only libxml2's stack of open elements. Within
 /// certain constructs that stack decides nothing the collector sees but whether a start tag
@@ -228,6 +229,7 @@ struct CertainMarkup {
         let nameRange = (i + 1)..<j
         guard nameRange.count < 100 else { return nil }  // libxml2 cuts names at 100 bytes
         var hasStyle = false
+        var hasBogus = false
         // Whether an `href` or `xlink:href` may point outside the document (any value but one
         // that starts with `#`), and whether an `href` itself may.
         var linksOut = false
@@ -240,7 +242,21 @@ struct CertainMarkup {
             let b = bytes[j]
             if b == 0x3E { tagEnd = j + 1; selfClosing = false; break }
             if b == 0x2F, j + 1 < n, bytes[j + 1] == 0x3E { tagEnd = j + 2; selfClosing = true; break }
-            guard Self.isNameStart(b) else { return nil }  // a bogus attribute
+            guard Self.isNameStart(b) else {
+                // A bogus attribute (`htmlParseStartTag`): no name starts here, so libxml2
+                // skips to the next blank, `>` or `/>`, quotes and `=` included, and reads the
+                // attributes after it as usual (`<Flash.*>` in a manual's text, `<a "x">`).
+                // Such a tag is kept whatever its name: the collector's lexer reads it
+                // otherwise, and may then take a tag-like text inside it that ends where
+                // libxml2's tag ends for the tag (``HTMLReferenceCollector``'s `locate`), which
+                // the skim must leave as it is.
+                hasBogus = true
+                while j < n, !Self.isBlank(bytes[j]), bytes[j] != 0x3E, bytes[j] != 0x2F || j + 1 >= n || bytes[j + 1] != 0x3E {
+                    j += 1
+                }
+                j = skipBlanks(j)
+                continue
+            }
             let nameStart = j
             while j < n, Self.isNameByte(bytes[j]) { j += 1 }
             guard j - nameStart < 100 else { return nil }
@@ -273,7 +289,7 @@ struct CertainMarkup {
             j = skipBlanks(j)
         }
         let isLink = nameRange.count == 1 && bytes[nameRange.lowerBound] | 0x20 == 0x61
-        let needed = hasStyle || (isLink ? linksOut
+        let needed = hasStyle || hasBogus || (isLink ? linksOut
             : hrefLinksOut || (ElementName(lowercasing: bytes.baseAddress! + nameRange.lowerBound, count: nameRange.count)
                 .map(HTMLReferenceCollector.needsTag(named:)) ?? false))
         let isBody = nameRange.count == 4 && equalsLowercased(nameRange.lowerBound, "body")
