@@ -61,10 +61,11 @@ struct CertainMarkup {
         /// Just after the whole construct (the closing tag's `>` for raw text).
         let end: Int
         /// Whether the collector may need libxml2 to report it: an element the collector
-        /// knows (``HTMLReferenceCollector/needsTag(named:)``), one with a `style` attribute, or
-        /// one with an `href` that does not start with `#` (any element links with one), but not
-        /// an `<a>` whose every `href` and `xlink:href` starts with `#` (the collector reports no
-        /// fragment-only value).
+        /// knows (``HTMLReferenceCollector/needsTag(named:)``), one with a `style` attribute, one
+        /// with a bogus attribute (the collector's lexer reads it otherwise), or one with an
+        /// `href` that does not start with `#` (any element links with one), but not an `<a>`
+        /// whose every `href` and `xlink:href` starts with `#` and that has no bogus attribute
+        /// (the collector reports no fragment-only value).
         let needed: Bool
         /// `html`, `head` or `body`, whose reporting depends on libxml2's stack.
         let isDocumentElement: Bool
