@@ -31,8 +31,9 @@ import Darwin
 /// certain constructs that stack decides nothing the collector sees but whether a start tag
 /// named `html`, `head` or `body` is reported (a misplaced one is discarded): so tags are left
 /// out only after the first `<body>` (in a document without one, only after its last `html` or
-/// `head` start tag), and a document with another such tag after that point is not skimmed. `<script>` and `<style>` are on top of the stack when opened, their raw text ends
-/// at their own closing tag whatever is below, and libxml2 2.9 has no depth limit. Outside
+/// `head` start tag), and a document with another such tag after that point is not skimmed.
+/// `<script>` and `<style>` are on top of the stack when opened, their raw text ends at their
+/// own closing tag whatever is below, and libxml2 2.9 has no depth limit. Outside
 /// certain constructs the stack does matter (an end tag at the very start of a script's raw
 /// text closes the script if that element is open), which is why an uncertain construct
 /// anywhere turns the skim off for the whole document.
@@ -70,14 +71,6 @@ struct CertainMarkup {
         /// `html`, `head` or `body`, whose reporting depends on libxml2's stack.
         let isDocumentElement: Bool
         let isBody: Bool
-    }
-
-    /// Where the first `<body>` start tag ends, when everything up to it reads with
-    /// certainty; nil otherwise (no body, or something uncertain before it).
-    func bodyEnd() -> Int? {
-        var rawTexts: [Range<Int>] = []
-        guard let start = skimStart(rawTexts: &rawTexts), start.afterBody else { return nil }
-        return start.offset
     }
 
     /// Where the skim of ``CompactProxy`` may start: just after the first `<body>` start tag,
@@ -242,19 +235,14 @@ struct CertainMarkup {
             guard j < n else { return nil }
             let b = bytes[j]
             if b == 0x3E { tagEnd = j + 1; selfClosing = false; break }
-            if b == 0x2F, j + 1 < n, bytes[j + 1] == 0x3E { tagEnd = j + 2; selfClosing = true; break }
+            if isEmptyTagEnd(at: j) { tagEnd = j + 2; selfClosing = true; break }
             guard Self.isNameStart(b) else {
                 // A bogus attribute (`htmlParseStartTag`): no name starts here, so libxml2
                 // skips to the next blank, `>` or `/>`, quotes and `=` included, and reads the
                 // attributes after it as usual (`<Flash.*>` in a manual's text, `<a "x">`).
-                // Such a tag is kept whatever its name: the collector's lexer reads it
-                // otherwise, and may then take a tag-like text inside it that ends where
-                // libxml2's tag ends for the tag (``HTMLReferenceCollector``'s `locate`), which
-                // the skim must leave as it is.
+                // The tag is kept (``Element/needed``): the collector's lexer reads it otherwise.
                 hasBogus = true
-                while j < n, !Self.isBlank(bytes[j]), bytes[j] != 0x3E, bytes[j] != 0x2F || j + 1 >= n || bytes[j + 1] != 0x3E {
-                    j += 1
-                }
+                while j < n, !Self.isBlank(bytes[j]), bytes[j] != 0x3E, !isEmptyTagEnd(at: j) { j += 1 }
                 j = skipBlanks(j)
                 continue
             }
@@ -330,6 +318,11 @@ struct CertainMarkup {
         let n = bytes.count
         guard i < n, let base = bytes.baseAddress, let found = memchr(base + i, Int32(byte), n - i) else { return nil }
         return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
+    }
+
+    /// Whether `/>` starts at `i`.
+    private func isEmptyTagEnd(at i: Int) -> Bool {
+        bytes[i] == 0x2F && i + 1 < bytes.count && bytes[i + 1] == 0x3E
     }
 
     private func skipBlanks(_ i: Int) -> Int {
