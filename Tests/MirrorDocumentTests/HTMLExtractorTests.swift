@@ -126,6 +126,23 @@ extension HTMLExtractorTests {
         #expect(refs.map(\.value) == ["after.png"])
     }
 
+    /// A raw-text element that is never closed hides nothing: XHTML-style `<iframe …/>` (each
+    /// page of ImageMagick's manual has one before its content) would make a browser read the
+    /// rest of the page as the frame's text, but the author meant an empty element, and
+    /// libxml2 reads on as markup. One closed later still hides what it holds.
+    @Test func rawTextElementsNeverClosedHideNothing() throws {
+        let iframe = try extractOne(#"<body><iframe src="button.html"/><p><a href="www/formats.html">f</a><img src=i.png></body>"#).1
+        #expect(iframe.map(\.value) == ["button.html", "www/formats.html", "i.png"])
+        let title = try extractOne("<head><title/></head><body><a href=a.html>a</a></body>").1
+        #expect(title.map(\.value) == ["a.html"])
+        let textarea = try extractOne("<textarea><a href=x.html>x</a><img src=y.png>").1
+        #expect(textarea.map(\.value) == ["x.html", "y.png"])
+        let closedLater = try extractOne(#"<iframe src="f.html"/><a href=hidden.html></iframe><a href=shown.html>"#).1
+        #expect(closedLater.map(\.value) == ["f.html", "shown.html"])
+        let otherClosing = try extractOne("<xmp><a href=x.html></textarea><a href=y.html>").1
+        #expect(otherClosing.map(\.value) == ["x.html", "y.html"], "only its own closing tag ends a raw text")
+    }
+
     /// Element names are classified from a two-word copy that holds 16 bytes: names of 8, 9,
     /// 16 and 17 bytes and more, known or not, each keep what they mean, in one document
     /// where libxml2 interns them all.

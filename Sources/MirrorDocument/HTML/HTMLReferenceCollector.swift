@@ -14,7 +14,8 @@ final class HTMLReferenceCollector {
     /// No tag can start before the end of the previous start tag libxml2 reported.
     private var floor = 0
     /// Tags inside raw-text elements (`<textarea>`, `<title>`, …), which libxml2 parses as
-    /// markup but browsers show as text, end before this offset and are ignored.
+    /// markup but browsers show as text, end before this offset and are ignored (up to the
+    /// element's closing tag; one never closed hides nothing).
     private var rawTextEnd = 0
     /// The attribute buffer the tag lexer fills, reused from tag to tag.
     private var attributeStorage: [HTMLTagLexer.Attribute] = []
@@ -48,7 +49,12 @@ final class HTMLReferenceCollector {
         }
         // libxml2's attribute names are compared in place (no array of strings per tag).
         if element.isRawText, let tag = locate(name: name, attributes: attributes, end: end) {
-            rawTextEnd = closingTag(Self.knownNames[element.number], after: tag.end)
+            // A raw text that never closes (an XHTML-style `<iframe …/>` or `<title/>`) would
+            // swallow the rest of the page as text in a browser; libxml2 reads on as markup,
+            // as the page's author meant, and so does the collector (ImageMagick's manual:
+            // every page's links follow such an `<iframe/>`).
+            let closing = closingTag(Self.knownNames[element.number], after: tag.end)
+            if closing < original.count { rawTextEnd = closing }
             emit(tag)
             return
         }
