@@ -59,6 +59,28 @@ import MirrorTestSupport
         #expect(constructs("<div style=\"color:red\"><span STYLE=x>") == [
             "needed:<div style=\"color:red\">", "needed:<span STYLE=x>",
         ])
+        // A table, a cell or a header cell is needed only for what can link: a `background`
+        // (in any case, even empty), a `style` or an `href`; any other element the collector
+        // knows is needed whatever its attributes.
+        #expect(constructs(#"<table class=t><TR><td>a<th colspan=2><TD BACKGROUND="b.png"><th background><Table style=x><td href=h.html><img alt=i><form>"#) == [
+            "tag:<table class=t>", "tag:<TR>", "tag:<td>", "text", "tag:<th colspan=2>", #"needed:<TD BACKGROUND="b.png">"#,
+            "needed:<th background>", "needed:<Table style=x>", "needed:<td href=h.html>", "needed:<img alt=i>", "needed:<form>",
+        ])
+    }
+
+    /// A page whose tables carry no link of their own is skimmed without them, with the same
+    /// references: the `<td>` and `<table>` tags are gone from libxml2's copy, the ones with
+    /// a `background` stay.
+    @Test func leavesOutTablesThatLinkNothing() throws {
+        let html = #"<html><body><table class="tableblock"><tr><td class="c"><p><a href="one.html">one</a></p></td>"#
+            + #"<td background="cell.png">x</td><th style="background:url(th.png)">h</th></tr></table>"#
+            + #"<table background=t.png><tr><TD>2</TD></tr></table></body></html>"#
+        let out = compact(html)
+        #expect(!out.contains("tableblock") && !out.contains("class=\"c\"") && !out.contains("<TD>"), "\(out)")
+        #expect(out.contains("<td background=") && out.contains("<th style=") && out.contains("<table background="), "\(out)")
+        let (full, compacted) = try sameReferences(html)
+        #expect(compacted == full)
+        #expect(full.map(\.value) == ["one.html", "cell.png", "th.png", "t.png"])
     }
 
     @Test func stopsWhereTheReadingIsUncertain() {
@@ -284,6 +306,7 @@ import MirrorTestSupport
             "<span style=\"background:url(b.png)\">", "<td background=t.png>", "<li>", "<ul>", "&amp;", "<br>", "<title>x</title>",
             "<h2 id=x>", "</h2>", "<pre>a < b</pre>", "<link rel=stylesheet href=late.css>", "<base href=/b/>", "<meta http-equiv=refresh content=\"0;url=r.html\">",
             "<frameset>", "<frame src=f.html>", "<noframes>", "<table>", "<tr>", "</ul>", "<textarea>", "</textarea>",
+            "<td class=c>", "<TH>", "</td>", "<table background=\"tb.png\">", "<th style=\"background:url(th.png)\">",
         ]
         // Rarely: another `html` or `head` (the skim starts after it), or something uncertain.
         let rare = ["<html>", "<head>", "<HEAD profile=p>", "<html manifest=n.appcache>", "<a \"odd\">", "<p/x>", "</ x>", "<!DOCTYPE x>",
@@ -318,6 +341,7 @@ import MirrorTestSupport
             "<p>", "</p>", "<div class=\"c\">", "</div>", "some words", " ", "<a href=\"p.html\">", "</a>", "<img src='i.png'/>",
             "<!-- <a href=c.html> -->", "<script>x = '<a href=j.html>'</script>", "<script src=s.js></script>", "<style>a{background:url(s.png)}</style>",
             "<span style=\"background:url(b.png)\">", "<td background=t.png>", "<li>", "<ul>", "&amp;", "<br>", "<title>x</title>",
+            "<td class=c>", "<TH>", "</td>", "<table class=\"t\">", "<td href=h.html>", "<TD BACKGROUND='u.png'>",
             "<script><!--//--><![CDATA[//><!--\nf('<a href=q.html>');\n//--><!]]></script>", "<style><!-- a{background:url(c.png)} --></style>",
         ]
         try compareRandomDocuments(seed: 0x626F_6479, prologs: prologs, opening: "<body>", rarely: pieces, oneIn: 40, wellFormed: wellFormed)
