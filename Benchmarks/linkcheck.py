@@ -6,8 +6,9 @@ Usage: python3 Benchmarks/linkcheck.py ROOT --origin PREFIX [--origin PREFIX...]
 
 Reads every .html/.htm/.css file (and extensionless files that start like HTML), extracts the
 references of HTML attributes (href, src, srcset, poster, data, background, xlink:href, meta
-refresh), <style> blocks, style attributes and CSS files (url(), @import, image-set strings), and
-classifies each with file:// semantics: fragment dropped; a query makes a local reference broken
+refresh), <style> blocks, style attributes and CSS files (url(), @import, image-set strings), but
+not tags inside raw text (<textarea>, <title>, <xmp>, <iframe>, <noembed>, <noframes>, as browsers
+read them, up to their closing tag; a self-closed `<iframe …/>` has none), and classifies each with file:// semantics: fragment dropped; a query makes a local reference broken
 (a browser drops it when opening a file); percent-decoded; `/x` and `../` past ROOT escape it;
 an absolute URL with a scheme other than http(s) (ftp:, news:, file:) counts as external.
 With --expected (gen-site.py's _expected.json) it also reports how many reachable origin URLs have
@@ -70,6 +71,10 @@ def srcset_urls(value):
 
 
 class Extractor(html.parser.HTMLParser):
+    # Elements whose content a browser reads as text (WHATWG raw text and RCDATA): a tag
+    # quoted inside `<xmp>` or `<textarea>` is no reference (graphviz's output.html).
+    CDATA_CONTENT_ELEMENTS = ("script", "style", "xmp", "textarea", "title", "iframe", "noembed", "noframes")
+
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.refs, self.base, self.in_style = [], None, False

@@ -12,7 +12,9 @@
 #   --sites LIST         comma-separated subset of python,postgresql,django,git,sqlite,cmake,apache,
 #                        node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,
 #                        maint,vim,octave,gtk4,sdl2,cairo,qt,jdk,rust,rustbook,mkdocs,boost,erlang,
-#                        golang,exim,postfix,zsh,haskell,scipy,rmanual (default all)
+#                        golang,exim,postfix,zsh,haskell,scipy,rmanual,weechat,putty,docutils,faq,
+#                        harden,fpdoc,sbcl,gnuplot,asy,imagick,haproxy,bind9,wireshark,eigen,kicad,
+#                        gimp,dpdk,xapian,scons,graphviz,cppref (default all)
 #   --runs N             runs per tool and site; the table shows the median (default 3)
 #   --wget2-threads N    wget2's --max-threads (default 2, as issue #27 compares; 16 in sessions 7-13)
 #   --latency MS         round trip ≈ MS through Benchmarks/delay-proxy.c (MS/2 each way; default 0:
@@ -32,7 +34,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,maint,vim,octave,gtk4,sdl2,cairo,qt,jdk,rust,rustbook,mkdocs,boost,erlang,golang,exim,postfix,zsh,haskell,scipy,rmanual,weechat,putty,docutils,faq,harden,fpdoc,sbcl,gnuplot,asy" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
+sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,maint,vim,octave,gtk4,sdl2,cairo,qt,jdk,rust,rustbook,mkdocs,boost,erlang,golang,exim,postfix,zsh,haskell,scipy,rmanual,weechat,putty,docutils,faq,harden,fpdoc,sbcl,gnuplot,asy,imagick,haproxy,bind9,wireshark,eigen,kicad,gimp,dpdk,xapian,scons,graphviz,cppref" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
         --sites) sites=$2; shift 2 ;;
@@ -76,7 +78,11 @@ log() { echo "real-sites: $*" >&2; }
 # (Texinfo, one page of 1 MB). Since session 45: WeeChat's user guide (Asciidoctor, pages of 1.1 MB), PuTTY's manual
 # (Halibut), Docutils' documentation (Docutils itself), the Debian FAQ (DocBook), the Securing Debian Manual (Publican,
 # eight languages), Free Pascal's reference (fpdoc, 16,000 pages), SBCL's manual (Texinfo, one page), gnuplot's
-# (latex2html-style, 650 pages) and Asymptote's (Texinfo).)
+# (latex2html-style, 650 pages) and Asymptote's (Texinfo). Since session 46: ImageMagick's (XHTML pages with an
+# `<iframe/>` before their content, 960 pages), HAProxy's configuration manual (one page of 2.6 MB), BIND 9's (Sphinx),
+# Wireshark's user guide (AsciiDoc, chunked), Eigen's (Doxygen), KiCad's (Asciidoctor, one page and its images),
+# GIMP's help (DocBook, 690 pages), DPDK's guides (Sphinx), Xapian's (hand-written and Doxygen), SCons' (DocBook),
+# Graphviz's (hand-written, `<xmp>` examples) and cppreference (MediaWiki, 4,400 pages, 169 MB).)
 declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [django]=python-django-doc [git]=git-doc
                     [sqlite]=sqlite3-doc [cmake]=cmake-doc [apache]=apache2-doc [node]=nodejs-doc
                     [sphinx]=sphinx-doc [libxml2]=libxml2-doc [handbook]=debian-handbook
@@ -88,7 +94,10 @@ declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [djan
                     [erlang]=erlang-doc [golang]=golang-1.19-doc [exim]=exim4-doc-html [postfix]=postfix-doc
                     [zsh]=zsh-doc [haskell]=haskell98-report [scipy]=python-scipy-doc [rmanual]=r-doc-html
                     [weechat]=weechat-doc [putty]=putty-doc [docutils]=docutils-doc [faq]=debian-faq [harden]=harden-doc
-                    [fpdoc]=fp-docs-3.2.2 [sbcl]=sbcl-doc [gnuplot]=gnuplot-doc [asy]=asymptote-doc)
+                    [fpdoc]=fp-docs-3.2.2 [sbcl]=sbcl-doc [gnuplot]=gnuplot-doc [asy]=asymptote-doc
+                    [imagick]=imagemagick-6-doc [haproxy]=haproxy-doc [bind9]=bind9-doc [wireshark]=wireshark-doc
+                    [eigen]=libeigen3-doc [kicad]=kicad-doc-en [gimp]=gimp-help-en [dpdk]=dpdk-doc [xapian]=xapian-doc
+                    [scons]=scons-doc [graphviz]=graphviz-doc [cppref]=cppreference-doc-en-html)
 declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/share/doc/postgresql-doc-15/html
                    [django]=/usr/share/doc/python-django-doc/html [git]=/usr/share/doc/git-doc
                    [sqlite]=/usr/share/doc/sqlite3 [cmake]=/usr/share/doc/cmake-data/html
@@ -111,18 +120,25 @@ declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/sha
                    [weechat]=/usr/share/doc/weechat-doc/html [putty]=/usr/share/doc/putty-doc
                    [docutils]=/usr/share/doc/docutils-doc [faq]=/usr/share/doc/debian/FAQ
                    [harden]=/usr/share/doc/harden-doc/html [fpdoc]=/usr/share/doc/fp-docs/3.2.2 [sbcl]=/usr/share/doc/sbcl
-                   [gnuplot]=/usr/share/doc/gnuplot/htmldocs [asy]=/usr/share/doc/asymptote)
+                   [gnuplot]=/usr/share/doc/gnuplot/htmldocs [asy]=/usr/share/doc/asymptote
+                   [imagick]=/usr/share/doc/imagemagick-6-common/html [haproxy]=/usr/share/doc/haproxy
+                   [bind9]=/usr/share/doc/bind9-doc [wireshark]=/usr/share/doc/wireshark
+                   [eigen]=/usr/share/doc/libeigen3-dev/html [kicad]=/usr/share/doc/kicad/help/en
+                   [gimp]=/usr/share/gimp/2.0/help/en [dpdk]=/usr/share/doc/dpdk [xapian]=/usr/share/doc/xapian-doc
+                   [scons]=/usr/share/doc/scons [graphviz]=/usr/share/doc/graphviz/html [cppref]=/usr/share/cppreference/doc/html)
 # The start page, where it is not index.html.
 declare -A start=([reference]=index.en.html [maint]=index.en.html [qt]=qtcore-index.html [rust]=std/index.html
                   [golang]=go_spec.html [rmanual]=R-exts.html [weechat]=weechat_user.en.html
                   [docutils]=docs/index.html [faq]=index.en.html [harden]=en-US/index.html [fpdoc]=fpctoc.html
-                  [sbcl]=sbcl.html [asy]=html/index.html)
+                  [sbcl]=sbcl.html [asy]=html/index.html [haproxy]=html/configuration.html [bind9]=arm/index.html
+                  [wireshark]=wsug_html_chunked/index.html [kicad]=kicad.html [dpdk]=guides/index.html [scons]=HTML/index.html
+                  [cppref]=en/index.html)
 start_page() { echo "${start[$1]:-index.html}"; }
 # The folder --no-parent keeps the crawl in, below the site's: the start page's.
 scope_prefix() { local dir; dir=$(dirname "$(start_page "$1")"); [ "$dir" = . ] && echo "$1/" || echo "$1/$dir/"; }
 IFS=, read -r -a chosen <<<"$sites"
 for site in "${chosen[@]}"; do
-    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3, reference, policy, devref, maint, vim, octave, gtk4, sdl2, cairo, qt, jdk, rust, rustbook, mkdocs, boost, erlang, golang, exim, postfix, zsh, haskell, scipy, rmanual, weechat, putty, docutils, faq, harden, fpdoc, sbcl, gnuplot, asy)" >&2; exit 2; }
+    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3, reference, policy, devref, maint, vim, octave, gtk4, sdl2, cairo, qt, jdk, rust, rustbook, mkdocs, boost, erlang, golang, exim, postfix, zsh, haskell, scipy, rmanual, weechat, putty, docutils, faq, harden, fpdoc, sbcl, gnuplot, asy, imagick, haproxy, bind9, wireshark, eigen, kicad, gimp, dpdk, xapian, scons, graphviz, cppref)" >&2; exit 2; }
 done
 
 bash scripts/install-deps.sh --bench
