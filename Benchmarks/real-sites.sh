@@ -5,7 +5,7 @@
 # pointing at the origin. The generated site of mirror-bench.sh is one shape of site; these are
 # others written by other tools (Sphinx, DocBook, AsciiDoc, SQLite's own, Apache's XSLT, node's, Publican, gtk-doc, vim2html, Texinfo, gi-docgen,
 # Doxygen, qdoc, javadoc, rustdoc, mdBook, MkDocs, BoostBook, Erlang's and Go's own, xfpt, texi2html, hand-written
-# HTML, the PyData Sphinx theme): pages of up to 5.8 MB, tens of
+# HTML, the PyData Sphinx theme, pldoc, pydoctor, valadoc, GAPDoc, groovydoc, scaladoc): pages of up to 5.8 MB, tens of
 # thousands of anchors per page, links that point above the mirrored folder.
 #
 # Usage: Benchmarks/real-sites.sh [options]
@@ -14,7 +14,9 @@
 #                        maint,vim,octave,gtk4,sdl2,cairo,qt,jdk,rust,rustbook,mkdocs,boost,erlang,
 #                        golang,exim,postfix,zsh,haskell,scipy,rmanual,weechat,putty,docutils,faq,
 #                        harden,fpdoc,sbcl,gnuplot,asy,imagick,haproxy,bind9,wireshark,eigen,kicad,
-#                        gimp,dpdk,xapian,scons,graphviz,cppref (default all)
+#                        gimp,dpdk,xapian,scons,graphviz,cppref,ffmpeg,valgrind,llvm,gmagick,ant,
+#                        tomcat,swipl,maxima,doxygen,twisted,vala,gapref,mutt,groovy,scala,gnutls,
+#                        fish,aptitude,history,postgis (default all)
 #   --runs N             runs per tool and site; the table shows the median (default 3)
 #   --wget2-threads N    wget2's --max-threads (default 2, as issue #27 compares; 16 in sessions 7-13)
 #   --latency MS         round trip ≈ MS through Benchmarks/delay-proxy.c (MS/2 each way; default 0:
@@ -34,7 +36,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 
-sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,maint,vim,octave,gtk4,sdl2,cairo,qt,jdk,rust,rustbook,mkdocs,boost,erlang,golang,exim,postfix,zsh,haskell,scipy,rmanual,weechat,putty,docutils,faq,harden,fpdoc,sbcl,gnuplot,asy,imagick,haproxy,bind9,wireshark,eigen,kicad,gimp,dpdk,xapian,scons,graphviz,cppref" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
+sites="python,postgresql,django,git,sqlite,cmake,apache,node,sphinx,libxml2,handbook,requests,glib,gtk3,reference,policy,devref,maint,vim,octave,gtk4,sdl2,cairo,qt,jdk,rust,rustbook,mkdocs,boost,erlang,golang,exim,postfix,zsh,haskell,scipy,rmanual,weechat,putty,docutils,faq,harden,fpdoc,sbcl,gnuplot,asy,imagick,haproxy,bind9,wireshark,eigen,kicad,gimp,dpdk,xapian,scons,graphviz,cppref,ffmpeg,valgrind,llvm,gmagick,ant,tomcat,swipl,maxima,doxygen,twisted,vala,gapref,mutt,groovy,scala,gnutls,fish,aptitude,history,postgis" runs=3 wget2_threads=2 latency=0 build=1 bin="" keep=0 work_parent=/tmp
 while [ $# -gt 0 ]; do
     case "$1" in
         --sites) sites=$2; shift 2 ;;
@@ -97,7 +99,12 @@ declare -A package=([python]=python3.11-doc [postgresql]=postgresql-doc-15 [djan
                     [fpdoc]=fp-docs-3.2.2 [sbcl]=sbcl-doc [gnuplot]=gnuplot-doc [asy]=asymptote-doc
                     [imagick]=imagemagick-6-doc [haproxy]=haproxy-doc [bind9]=bind9-doc [wireshark]=wireshark-doc
                     [eigen]=libeigen3-doc [kicad]=kicad-doc-en [gimp]=gimp-help-en [dpdk]=dpdk-doc [xapian]=xapian-doc
-                    [scons]=scons-doc [graphviz]=graphviz-doc [cppref]=cppreference-doc-en-html)
+                    [scons]=scons-doc [graphviz]=graphviz-doc [cppref]=cppreference-doc-en-html
+                    [ffmpeg]=ffmpeg-doc [valgrind]=valgrind [llvm]=llvm-14-doc [gmagick]=graphicsmagick [ant]=ant-doc
+                    [tomcat]=tomcat10-docs [swipl]=swi-prolog-doc [maxima]=maxima-doc [doxygen]=doxygen-doc
+                    [twisted]=twisted-doc [vala]=vala-0.56-doc [gapref]=gap-doc [mutt]=mutt [groovy]=groovy-doc
+                    [scala]=scala-doc [gnutls]=gnutls-doc [fish]=fish-common [aptitude]=aptitude-doc-en
+                    [history]=debian-history [postgis]=postgis-doc)
 declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/share/doc/postgresql-doc-15/html
                    [django]=/usr/share/doc/python-django-doc/html [git]=/usr/share/doc/git-doc
                    [sqlite]=/usr/share/doc/sqlite3 [cmake]=/usr/share/doc/cmake-data/html
@@ -125,20 +132,30 @@ declare -A folder=([python]=/usr/share/doc/python3.11/html [postgresql]=/usr/sha
                    [bind9]=/usr/share/doc/bind9-doc [wireshark]=/usr/share/doc/wireshark
                    [eigen]=/usr/share/doc/libeigen3-dev/html [kicad]=/usr/share/doc/kicad/help/en
                    [gimp]=/usr/share/gimp/2.0/help/en [dpdk]=/usr/share/doc/dpdk [xapian]=/usr/share/doc/xapian-doc
-                   [scons]=/usr/share/doc/scons [graphviz]=/usr/share/doc/graphviz/html [cppref]=/usr/share/cppreference/doc/html)
+                   [scons]=/usr/share/doc/scons [graphviz]=/usr/share/doc/graphviz/html [cppref]=/usr/share/cppreference/doc/html
+                   [ffmpeg]=/usr/share/doc/ffmpeg/manual [valgrind]=/usr/share/doc/valgrind/html
+                   [llvm]=/usr/share/doc/llvm-14-doc/html [gmagick]=/usr/share/doc/graphicsmagick/www
+                   [ant]=/usr/share/doc/ant/manual [tomcat]=/usr/share/tomcat10-docs/docs
+                   [swipl]=/usr/share/swi-prolog/doc/Manual [maxima]=/usr/share/doc/maxima-doc/html
+                   [doxygen]=/usr/share/doc/doxygen/html [twisted]=/usr/share/doc/twisted-doc/html
+                   [vala]=/usr/share/devhelp/books/vala-0.56 [gapref]=/usr/share/gap/doc/ref [mutt]=/usr/share/doc/mutt/html
+                   [groovy]=/usr/share/doc/groovy/gapi [scala]=/usr/share/doc/scala-2.11/api/library
+                   [gnutls]=/usr/share/doc/gnutls-doc/api-reference [fish]=/usr/share/doc/fish
+                   [aptitude]=/usr/share/doc/aptitude/html/en [history]=/usr/share/doc/debian-history/docs
+                   [postgis]=/usr/share/doc/postgis-doc)
 # The start page, where it is not index.html.
 declare -A start=([reference]=index.en.html [maint]=index.en.html [qt]=qtcore-index.html [rust]=std/index.html
                   [golang]=go_spec.html [rmanual]=R-exts.html [weechat]=weechat_user.en.html
                   [docutils]=docs/index.html [faq]=index.en.html [harden]=en-US/index.html [fpdoc]=fpctoc.html
                   [sbcl]=sbcl.html [asy]=html/index.html [haproxy]=html/configuration.html [bind9]=arm/index.html
                   [wireshark]=wsug_html_chunked/index.html [kicad]=kicad.html [dpdk]=guides/index.html [scons]=HTML/index.html
-                  [cppref]=en/index.html)
+                  [cppref]=en/index.html [maxima]=maxima.html [gapref]=chap0.html [history]=index.en.html [postgis]=postgis.html)
 start_page() { echo "${start[$1]:-index.html}"; }
 # The folder --no-parent keeps the crawl in, below the site's: the start page's.
 scope_prefix() { local dir; dir=$(dirname "$(start_page "$1")"); [ "$dir" = . ] && echo "$1/" || echo "$1/$dir/"; }
 IFS=, read -r -a chosen <<<"$sites"
 for site in "${chosen[@]}"; do
-    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3, reference, policy, devref, maint, vim, octave, gtk4, sdl2, cairo, qt, jdk, rust, rustbook, mkdocs, boost, erlang, golang, exim, postfix, zsh, haskell, scipy, rmanual, weechat, putty, docutils, faq, harden, fpdoc, sbcl, gnuplot, asy, imagick, haproxy, bind9, wireshark, eigen, kicad, gimp, dpdk, xapian, scons, graphviz, cppref)" >&2; exit 2; }
+    [ -n "${package[$site]:-}" ] || { echo "real-sites: unknown site $site (python, postgresql, django, git, sqlite, cmake, apache, node, sphinx, libxml2, handbook, requests, glib, gtk3, reference, policy, devref, maint, vim, octave, gtk4, sdl2, cairo, qt, jdk, rust, rustbook, mkdocs, boost, erlang, golang, exim, postfix, zsh, haskell, scipy, rmanual, weechat, putty, docutils, faq, harden, fpdoc, sbcl, gnuplot, asy, imagick, haproxy, bind9, wireshark, eigen, kicad, gimp, dpdk, xapian, scons, graphviz, cppref, ffmpeg, valgrind, llvm, gmagick, ant, tomcat, swipl, maxima, doxygen, twisted, vala, gapref, mutt, groovy, scala, gnutls, fish, aptitude, history, postgis)" >&2; exit 2; }
 done
 
 bash scripts/install-deps.sh --bench
