@@ -8,9 +8,10 @@ Reads every .html/.htm/.css file (and extensionless files that start like HTML),
 references of HTML attributes (href, src, srcset, poster, data, background, xlink:href, meta
 refresh), <style> blocks, style attributes and CSS files (url(), @import, image-set strings), but
 not tags inside raw text (<textarea>, <title>, <xmp>, <iframe>, <noembed>, <noframes>, as browsers
-read them, up to their closing tag; a self-closed `<iframe …/>` has none), and classifies each with file:// semantics: fragment dropped; a query makes a local reference broken
-(a browser drops it when opening a file); percent-decoded; `/x` and `../` past ROOT escape it;
-an absolute URL with a scheme other than http(s) (ftp:, news:, file:) counts as external.
+read them, up to their closing tag; a self-closed `<iframe …/>` has none), and classifies each
+with file:// semantics: fragment dropped; a query makes a local reference broken (a browser drops
+it when opening a file); percent-decoded; `/x` and `../` past ROOT escape it; an absolute URL
+with a scheme other than http(s) (ftp:, news:, file:) counts as external.
 With --expected (gen-site.py's _expected.json) it also reports how many reachable origin URLs have
 a local file (trying the names mirrors use: the path decoded, as sent, and with `@` as `^40`; each
 as is, index.html for `dir/`, with `.html` and `@.html` suffixes, and `name?…`/`name@…`/`name%3F…`
