@@ -10,6 +10,15 @@ import PackageDescription
 /// CLibXML2 no longer names the pkg-config file, which would link the library.
 let libxml2HeaderFolders = ["/usr/include/libxml2", "/opt/homebrew/opt/libxml2/include/libxml2", "/usr/local/opt/libxml2/include/libxml2"]
 
+// SQLite is linked in from Debian's static archive (libsqlite3-dev) on Linux instead of loaded
+// as a shared library: loading libsqlite3.so took 0.4-0.8 ms of every run's start, and the tool
+// only reads and writes its own manifests with it (README, "The start of a run"). Neither the
+// module map nor a pkg-config file names the library, so this is the only link request.
+let sqliteLinking: [LinkerSetting] = [
+    .linkedLibrary(":libsqlite3.a", .when(platforms: [.linux])),
+    .linkedLibrary("sqlite3", .when(platforms: [.macOS])),
+]
+
 let package = Package(
     name: "mtls-mirror",
     platforms: [.macOS(.v13)],
@@ -60,7 +69,7 @@ let package = Package(
         // SQLite: the run's manifest entries on disk with a bounded page cache, upserted by URL and
         // read back sorted, so that a crawl's memory stays flat from 2,000 to 100,000 pages (issue #27).
         .systemLibrary(
-            name: "CSQLite", pkgConfig: "sqlite3",
+            name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
 
         // MARK: Logic-free C shims for what Swift cannot call (variadics, macros, globals)
@@ -72,7 +81,7 @@ let package = Package(
         .target(name: "MirrorTLS", dependencies: ["MirrorCore", "COpenSSL", "CLibP11", "CMirrorShims"]),
         .target(name: "MirrorHTTP", dependencies: ["MirrorCore", "MirrorTLS", "CCurl", "CZlib", "CBrotli", "CMirrorShims"]),
         .target(name: "MirrorDocument", dependencies: ["MirrorCore", "CLibXML2", "CZlib", "CMirrorShims"]),
-        .target(name: "MirrorStore", dependencies: ["MirrorCore", "CSQLite", "CMirrorShims"]),
+        .target(name: "MirrorStore", dependencies: ["MirrorCore", "CSQLite", "CMirrorShims"], linkerSettings: sqliteLinking),
         // Render mode (issue #24): the browser process, a DevTools client over its pipe, page
         // sessions. It knows pages and DevTools messages, not trust or certificates.
         .target(name: "MirrorRender", dependencies: ["MirrorCore", "CMirrorShims"]),

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libcurl4-openssl-dev libxml2-dev libssl-dev zlib1g-dev libdeflate-dev libbrotli-dev libsqlite3-dev libp11-dev p11-kit-modules softhsm2 opensc squid pkg-config nginx apache2-bin openssl ca-certificates curl chromium fonts-dejavu-core python3 python3-venv util-linux)
+packages=(libcurl4-openssl-dev libxml2-dev libssl-dev zlib1g-dev libdeflate-dev libbrotli-dev libsqlite3-dev libstdc++-12-dev libp11-dev p11-kit-modules softhsm2 opensc squid pkg-config nginx apache2-bin openssl ca-certificates curl chromium fonts-dejavu-core python3 python3-venv util-linux)
 # Packaging (issue #28): the .deb's tools (dpkg-deb, dpkg-shlibdeps, strip, lintian) and the shells
 # whose completion scripts the tests load.
 packages+=(dpkg-dev binutils lintian bash zsh fish)
