@@ -113,8 +113,9 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
     }
     // Parsed once, here; a usage error is reported below.
     let parsedArguments = Result { () throws(UsageError) in try ArgumentParser.parse(rest, spec: command.spec) }
-    // libcurl, then libxml2, open on a thread of their own while the command starts; the first
-    // transfer engine's thread is made before, while no `dlopen` holds glibc's lock (issue #27).
+    // libcurl, then libxml2 (once the run's first request has left), open on a thread of their
+    // own while the command starts; the first transfer engine's thread is made before, while no
+    // `dlopen` holds glibc's lock (issue #27).
     if command == .mirror || command == .refresh {
         // The client identity of `mirror URL --cert FILE` is read on a thread of its own from
         // here on; the command takes it when it sets up its TLS (IdentityPrefetch).
@@ -123,7 +124,7 @@ public func runCommandLine(_ rawArguments: [String]) async -> Int32 {
             IdentityPrefetch.shared.start(request)
         }
         EngineThreadReserve.shared.fill()
-        CurlGlobal.preload(then: LibXML2.open)
+        CurlGlobal.preload(then: LibXML2.openWhenAllowed)
     }
     do {
         let parsed = try parsedArguments.get()

@@ -13,7 +13,7 @@ public enum CurlGlobal {
     /// in the first milliseconds, which then waited for the whole load.
     ///
     /// - Parameter next: called on that thread once libcurl is open: another library to open
-    ///   there (``MirrorDocument/LibXML2/open``), after libcurl and not beside it (a second
+    ///   there (``MirrorDocument/LibXML2/openWhenAllowed``), after libcurl and not beside it (a second
     ///   `dlopen` would wait on the loader's lock, and a second thread be a third on two cores).
     ///   Not called when the load has started already.
     public static func preload(then next: (@convention(c) () -> Void)? = nil) { CMirrorShims_curl_preload_then(next) }

@@ -1,11 +1,24 @@
 import CSQLite
 import Foundation
+import MirrorTestSupport
 import Testing
 @testable import MirrorStore
 
 /// `SQLiteDatabase` and `SQLiteStatement`: every failure a typed error with SQLite's own
 /// message, values bound and read back as they were.
 @Suite struct SQLiteDatabaseTests {
+    @Test("SQLite is linked in from Debian's static archive: the test binary, linked like the tool, names no libsqlite3")
+    func linkedFromTheStaticArchive() throws {
+        #if os(Linux)
+        let needed = try RuntimeLibraries.neededByThisBinary()
+        #expect(needed.contains { $0.contains("libssl.so.3") }, "the check reads NEEDED entries: \(needed)")
+        #expect(!needed.contains { $0.contains("libsqlite3") }, "\(needed)")
+        let maps = try RuntimeLibraries.processMaps()
+        #expect(!maps.contains("/libsqlite3.so"), "libsqlite3.so is mapped into the process")
+        #endif
+        #expect(String(cString: sqlite3_libversion()).hasPrefix("3."))
+    }
+
     @Test func aFileThatIsNotADatabaseGivesSQLitesMessage() throws {
         let folder = try TemporaryFolder()
         let store = try SecureFileSystem(root: folder.path)

@@ -98,6 +98,9 @@ public final class Crawler: Sendable {
             early?.cancel()
             throw error
         }
+        // The first request has left and the run's files exist: libxml2 may be opened now, on
+        // libcurl's loading thread, before the first document arrives (LibXML2.openWhenAllowed).
+        LibXML2.allowOpening()
         do throws(CrawlError) {
             let fetched = try await fetchPhase(run)
             afterFetching?()

@@ -1,8 +1,10 @@
 import CMirrorShims
+import Dispatch
 import MirrorCore
 
 /// libxml2 for the process: opened with dlopen(3) and initialised once (`xmlInitParser`), on a
-/// thread that opens it ahead of its use (``open``), or by the first call that needs it.
+/// thread that opens it ahead of its use (``open``, ``openWhenAllowed``), or by the first call
+/// that needs it.
 ///
 /// Linked, Debian's libxml2 and the ICU and liblzma it brings took about 1.2 ms of every run's
 /// start before `main` (an empty C program linked with the tool's libraries starts in 3.9 ms,
@@ -13,6 +15,21 @@ public enum LibXML2 {
     /// ahead of their use, as `mirror` and `refresh` do on libcurl's loading thread
     /// (``MirrorHTTP/CurlGlobal/preload(then:)``).
     public static let open: @convention(c) () -> Void = { _ = CMirrorShims_xml_load() }
+
+    /// ``open``, once a run's first request is on its way (``allowOpening()``), or 50 ms after
+    /// it was called: what `mirror` and `refresh` run on libcurl's loading thread. Opened right
+    /// after libcurl, its `dlopen` (1.5–3 ms, holding the loader's lock) ran while the run set
+    /// itself up, and that set-up waited for the lock to start its threads; the first HTML
+    /// document comes after robots.txt and the start page's round trip (issue #27).
+    public static let openWhenAllowed: @convention(c) () -> Void = {
+        _ = openingAllowed.wait(timeout: .now() + .milliseconds(50))
+        _ = CMirrorShims_xml_load()
+    }
+
+    private static let openingAllowed = DispatchSemaphore(value: 0)
+
+    /// Lets ``openWhenAllowed`` open libxml2 now: called when a run's first request has left.
+    public static func allowOpening() { openingAllowed.signal() }
 
     static let library = RuntimeLibrary(
         name: "libxml2", package: "libxml2", load: { CMirrorShims_xml_load() },
