@@ -26,8 +26,12 @@ if [ "$(uname -s)" = Linux ]; then
     scratch=.build
     args=("$@")
     for ((i = 0; i < ${#args[@]}; i++)); do [ "${args[i]}" = --scratch-path ] && scratch=${args[i + 1]:-.build}; done
-    clang="$(dirname "$(readlink -f "$(command -v swift)")")/clang"
-    archive=$("$clang" -print-file-name=libstdc++.a 2>/dev/null || true)
+    # The archive GCC's installation holds, as the toolchain's clang (or another compiler) finds it.
+    archive=
+    for compiler in "$(dirname "$(readlink -f "$(command -v swift)")")/clang" clang gcc cc; do
+        archive=$("$compiler" -print-file-name=libstdc++.a 2>/dev/null || true)
+        [ -f "$archive" ] && break
+    done
     if [ -f "$archive" ]; then
         mkdir -p "$scratch/static-libs"
         ln -sfn "$archive" "$scratch/static-libs/libstdc++.a"
