@@ -11,16 +11,16 @@ import MirrorCore
 /// 2.4–2.7 ms without these; issue #27). The first HTML document arrives many milliseconds
 /// after a command starts, by which time the library is open.
 public enum LibXML2 {
-    /// Opens libxml2 (once; later calls return at once): for a thread that opens libraries
-    /// ahead of their use, as `mirror` and `refresh` do on libcurl's loading thread
-    /// (``MirrorHTTP/CurlGlobal/preload(then:)``).
+    /// Opens libxml2 (once; later calls return at once), on the calling thread, which waits for
+    /// it: for a thread that opens libraries ahead of their use.
     public static let open: @convention(c) () -> Void = { _ = CMirrorShims_xml_load() }
 
     /// ``open``, once a run's first request is on its way (``allowOpening()``), or 50 ms after
-    /// it was called: what `mirror` and `refresh` run on libcurl's loading thread. Opened right
-    /// after libcurl, its `dlopen` (1.5–3 ms, holding the loader's lock) ran while the run set
-    /// itself up, and that set-up waited for the lock to start its threads; the first HTML
-    /// document comes after robots.txt and the start page's round trip (issue #27).
+    /// it was called: what `mirror` and `refresh` run on libcurl's loading thread
+    /// (``MirrorHTTP/CurlGlobal/preload(then:)``). Opened right after libcurl, its `dlopen`
+    /// (1.5–3 ms, holding the loader's lock) ran while the run set itself up, and that set-up
+    /// waited for the lock to start its threads; the first HTML document comes after robots.txt
+    /// and the start page's round trip (issue #27).
     public static let openWhenAllowed: @convention(c) () -> Void = {
         _ = openingAllowed.wait(timeout: .now() + .milliseconds(50))
         _ = CMirrorShims_xml_load()
