@@ -21,7 +21,7 @@ flags=(-c release --product mtls-mirror "$@")
 if [ "$(uname -s)" = Linux ]; then
     flags+=(--static-swift-stdlib --disable-local-rpath)
     # The C++ runtime under Swift's (libstdc++) is linked in as well: loading the shared one
-    # took 1.5 ms of every run's start (README, "Start-up"). The toolchain's link line asks for
+    # took 1.3 ms of every run's start (README, "The start of a run"). The toolchain's link line asks for
     # `-lstdc++`; a folder searched before GCC's, holding only the static archive, answers it.
     scratch=.build
     args=("$@")

@@ -1,3 +1,5 @@
+// The SHA-256 wrappers below call functions OpenSSL 3 marks deprecated.
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include "CMirrorShims_openssl.h"
 
 int CMirrorShims_sk_X509_num(const STACK_OF(X509) *stack) { return sk_X509_num(stack); }
@@ -19,3 +21,7 @@ unsigned long CMirrorShims_XN_FLAG_RFC2253(void) { return XN_FLAG_RFC2253; }
 
 void CMirrorShims_OPENSSL_free(void *ptr) { OPENSSL_free(ptr); }
 long CMirrorShims_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
+
+int CMirrorShims_SHA256_Init(SHA256_CTX *context) { return SHA256_Init(context); }
+int CMirrorShims_SHA256_Update(SHA256_CTX *context, const void *data, size_t length) { return SHA256_Update(context, data, length); }
+int CMirrorShims_SHA256_Final(unsigned char *digest, SHA256_CTX *context) { return SHA256_Final(digest, context); }

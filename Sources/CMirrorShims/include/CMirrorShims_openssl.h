@@ -7,6 +7,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 #include <openssl/ocsp.h>
+#include <openssl/sha.h>
 
 // Stacks of X509
 int CMirrorShims_sk_X509_num(const STACK_OF(X509) *stack);
@@ -32,5 +33,12 @@ unsigned long CMirrorShims_XN_FLAG_RFC2253(void);
 // Memory
 void CMirrorShims_OPENSSL_free(void *ptr);
 long CMirrorShims_BIO_get_mem_data(BIO *bio, char **data);
+
+// SHA-256's streaming calls, which OpenSSL 3 deprecates for EVP's. EVP copies a context with an
+// allocation and a provider call, and PBKDF2 restarts HMAC from a saved context twice per
+// round (MirrorTLS.PBKDF2). Each wrapper forwards to one call.
+int CMirrorShims_SHA256_Init(SHA256_CTX *context);
+int CMirrorShims_SHA256_Update(SHA256_CTX *context, const void *data, size_t length);
+int CMirrorShims_SHA256_Final(unsigned char *digest, SHA256_CTX *context);
 
 #endif

@@ -64,6 +64,9 @@ public final class ClientIdentity: @unchecked Sendable {
     ) throws(IdentityError) -> ClientIdentity {
         let bytes = try IdentityFile.read(certificate)
         guard let format = type ?? CertificateType.detect(bytes) else { throw .unrecognizedFormat(file: certificate) }
+        // PBES2 with PBKDF2-HMAC-SHA-256, the bags' and encrypted keys' usual cipher, derived
+        // without OpenSSL's per-round allocations (issue #27).
+        PBES2KeyGenerator.install()
         let identity: ClientIdentity
         switch format {
         case .p12:
