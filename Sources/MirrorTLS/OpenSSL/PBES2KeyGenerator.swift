@@ -1,5 +1,9 @@
 import COpenSSL
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// PBES2 (RFC 8018, section 6.2) for OpenSSL's password-based ciphers, with ``PBKDF2`` deriving
 /// the key in the usual case: PBKDF2 with HMAC-SHA-256, as OpenSSL 3, Windows and Java write
@@ -30,8 +34,15 @@ enum PBES2KeyGenerator {
 
     /// How many keys ``PBKDF2`` derived here on the calling thread (OpenSSL calls the generator
     /// on the thread that decrypts), for the tests to tell the two paths apart.
-    static var derivationsOnThisThread: Int { Thread.current.threadDictionary[counterKey] as? Int ?? 0 }
-    private static let counterKey = "MirrorTLS.PBES2KeyGenerator.derivations"
+    static var derivationsOnThisThread: Int { Int(bitPattern: pthread_getspecific(counterKey)) }
+    /// The count, kept in a thread-specific slot as a pointer's bits: Foundation's thread
+    /// dictionary would cast its values through the Swift runtime's conformance scan, 1–2 ms of
+    /// the identity's read on the way to a run's first request.
+    private static let counterKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
     /// The `EVP_PBE_KEYGEN` OpenSSL calls with the PBES2 parameters of an AlgorithmIdentifier.
     private static let generate: @convention(c) (
@@ -81,7 +92,7 @@ enum PBES2KeyGenerator {
             defer { OPENSSL_cleanse(key.baseAddress, key.count) }
             PBKDF2.hmacSHA256(password: UnsafeRawBufferPointer(start: password, count: password == nil ? 0 : length),
                               salt: saltBytes, rounds: rounds, into: key)
-            Thread.current.threadDictionary[counterKey] = derivationsOnThisThread + 1
+            pthread_setspecific(counterKey, UnsafeRawPointer(bitPattern: derivationsOnThisThread + 1))
             return EVP_CipherInit_ex(context, nil, nil, key.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, direction) == 1
         }
     }
