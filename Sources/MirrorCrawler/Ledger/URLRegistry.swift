@@ -100,9 +100,12 @@ struct URLRegistry: Sendable {
     /// The fingerprint of an id.
     func fingerprint(of id: UInt32) -> UInt64 { fingerprints[Int(id)] }
 
-    /// Memory the tables take, in bytes (for tests and the documentation of the cost per URL).
+    /// Memory the tables take, in bytes (for tests and the documentation of the cost per URL):
+    /// the slots the hash table has, not the array's capacity, which includes however much
+    /// the allocator rounded the block up (a page or so, depending on whether glibc mapped it
+    /// on its own, which its heap's history decides).
     var tableBytes: Int {
-        slots.capacity * 4 + fingerprints.storageBytes + textPlaces.storageBytes
+        slots.count * 4 + fingerprints.storageBytes + textPlaces.storageBytes
     }
 
     private static func slot(of fingerprint: UInt64, mask: Int) -> Int {

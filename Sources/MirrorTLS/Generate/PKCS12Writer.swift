@@ -25,6 +25,9 @@ enum PKCS12Writer {
     ///   `PKCS12_create`, `PKCS12_set_mac` or `i2d_PKCS12`.
     static func export(key: PrivateKey, certificate: X509Certificate, chain: [X509Certificate],
                        friendlyName: String, password: Secret) throws(CertificateGenerationError) -> [UInt8] {
+        // Installed before OpenSSL's table of password-based algorithms is first searched, as
+        // ClientIdentity.load does: it is added to once, never while another thread reads it.
+        PBES2KeyGenerator.install()
         let stack = X509Stack(chain)
         let created: OpaquePointer? = password.withCString { pass in
             PKCS12_create(pass, friendlyName, key.pointer, certificate.pointer, chain.isEmpty ? nil : stack.pointer,

@@ -12,7 +12,9 @@ import Darwin
 ///
 /// ``install()`` puts it into OpenSSL's table of password-based algorithms
 /// (`EVP_PBE_alg_add_type`), which `EVP_PBE_CipherInit` searches before its built-in one, once
-/// per process. From then on every PBES2 encryption or decryption of the process comes here:
+/// per process; the tool's own password-based calls (``ClientIdentity/load(certificate:key:type:password:now:)``,
+/// `PKCS12Writer`) install it first, since OpenSSL does not lock that table against a reader.
+/// From then on every PBES2 encryption or decryption of the process comes here:
 /// the bags of a PKCS#12 file, an encrypted PEM key, a PKCS#12 file `init` writes. It reads
 /// the parameters as OpenSSL's `PKCS5_v2_PBE_keyivgen` does (the cipher and its IV from the
 /// encryption scheme, the salt, rounds and key length from the PBKDF2 parameters) and sets the
