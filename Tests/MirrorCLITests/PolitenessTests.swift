@@ -124,8 +124,11 @@ import Testing
         let output = try TemporaryDirectory()
         let paced = mirror(nginx.url(.mtls), pki: nginx.pki, output, ["-j", "8", "--host-rate", "5"])
         #expect(paced.exitCode == 0, "\(paced)")
-        let rateGaps = gaps()
-        #expect(rateGaps.count >= 9)
+        // nginx logs a request when it ends, and robots.txt's time includes its connection's
+        // handshake, which the pacing (at dispatch) does not see: under a loaded CI machine a
+        // 116 ms handshake left 84 ms between it and the first page. The pages' own gaps.
+        let rateGaps = Array(gaps().dropFirst())
+        #expect(rateGaps.count >= 8)
         #expect(rateGaps.allSatisfy { $0 >= 0.18 }, "\(rateGaps)")
         // robots.txt Crawl-delay: 0.4 (the crawl reads it first; robots.txt itself is not paced).
         try FileManager.default.removeItem(atPath: timed)
