@@ -384,6 +384,7 @@ class Origin:
                 writer.write(b"%x\r\n%s\r\n" % (len(data), data))
                 sent += len(data)
                 await writer.drain()
+                await asyncio.sleep(0)  # as below: let the other connections be served
             if self.gone(writer, reader):
                 return False
             writer.write(b"0\r\n\r\n")
@@ -395,6 +396,11 @@ class Origin:
             writer.write(zeros)
             sent += CHUNK
             await writer.drain()
+            # drain() returns without yielding while the socket takes the data, and loopback's
+            # buffers take megabytes: without this, one stream held the loop, and the other
+            # connections' responses (the short and stalled ones) waited past the client's
+            # idle timeout on a loaded machine.
+            await asyncio.sleep(0)
         return not self.gone(writer, reader)
 
 
