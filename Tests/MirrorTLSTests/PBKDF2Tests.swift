@@ -2,6 +2,7 @@ import CMirrorShims
 import COpenSSL
 import Foundation
 import MirrorCore
+import MirrorTestSupport
 import Testing
 @testable import MirrorTLS
 
@@ -75,10 +76,9 @@ import Testing
                       ("aes-256-cbc", "hmacWithSHA256", true), ("des-ede3-cbc", "hmacWithSHA256", true),
                       ("aes-128-cbc", "hmacWithSHA512", false), ("aes-256-cbc", "hmacWithSHA1", false)])
     func encryptedKeysLoadOnEitherPath(cipher: String, prf: String, derivedHere: Bool) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pbkdf2-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let keyFile = folder.appendingPathComponent("\(cipher)-\(prf).key").path
+        let folder = try TemporaryDirectory(prefix: "pbkdf2")
+        defer { folder.remove() }  // alive, with its files, to the end
+        let keyFile = folder.appending("\(cipher)-\(prf).key").path
         let made = try TestPKI.runProcess("/usr/bin/openssl", [
             "pkcs8", "-topk8", "-in", TestPKI.path("client.key"), "-v2", cipher, "-v2prf", prf,
             "-passout", "pass:\(TestPKI.password)", "-out", keyFile])
@@ -96,10 +96,9 @@ import Testing
     /// goes through it, and `openssl pkey`, a process without it, decrypts the same key.
     @Test func encryptedHereDecryptsWithOpenSSLsCommand() throws {
         #expect(PBES2KeyGenerator.install())
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pbkdf2-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let keyFile = folder.appendingPathComponent("written.key").path
+        let folder = try TemporaryDirectory(prefix: "pbkdf2")
+        defer { folder.remove() }  // alive, with its files, to the end
+        let keyFile = folder.appending("written.key").path
         let identity = try ClientIdentity.load(certificate: TestPKI.path("client-chain.pem"), key: TestPKI.path("client.key"))
         let before = PBES2KeyGenerator.derivationsOnThisThread
         let bio = try #require(BIO_new(BIO_s_mem()))
