@@ -88,12 +88,13 @@ public final class ArchiveSink: ExchangeRecorder, @unchecked Sendable {
     private var closing = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var failure: ArchiveError?
+    /// Set by the writer thread, as its last act: the writer's files, counts and CPU time no
+    /// longer change.
     private var done = false
-    // Writer thread only:
+    private var writerCPUSeconds = 0.0
+    // Writer thread only (read by ``finish()`` under `lock` once `done` is set):
     private let writer: WARCArchiveWriter
     private var latest = [String: CaptureReference]()
-    private var writerCPUSeconds = 0.0
-    private let finished = DispatchSemaphore(value: 0)
 
     private init(configuration: Configuration, history: CaptureHistory, recovered: [String], writer: WARCArchiveWriter) {
         self.configuration = configuration
@@ -188,27 +189,38 @@ public final class ArchiveSink: ExchangeRecorder, @unchecked Sendable {
     public func finish() async throws(ArchiveError) -> Summary {
         beginClosing()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread { [finished] in
-                finished.wait()
+            Thread.detachNewThread { [self] in
+                waitUntilDone()
                 continuation.resume()
             }
         }
-        if let failure = firstFailure { throw failure }
-        return Summary(files: writer.finished.map(\.name), exchanges: writer.exchanges, revisits: writer.revisits,
-                       bytes: writer.finished.reduce(0) { $0 + $1.bytes }, recovered: recovered, writerCPUSeconds: writerCPUSeconds)
+        return try summary().get()
+    }
+
+    /// What the writer did, read under the lock it released last: a continuation resumed before
+    /// its task finished suspending hands over through the concurrency runtime's own atomics,
+    /// which a thread sanitizer does not see, so the lock is what orders these reads after the
+    /// writer's writes.
+    private func summary() -> Result<Summary, ArchiveError> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { return .failure(failure) }
+        return .success(Summary(
+            files: writer.finished.map(\.name), exchanges: writer.exchanges, revisits: writer.revisits,
+            bytes: writer.finished.reduce(0) { $0 + $1.bytes }, recovered: recovered, writerCPUSeconds: writerCPUSeconds))
+    }
+
+    private func waitUntilDone() {
+        lock.lock()
+        while !done { lock.wait() }
+        lock.unlock()
     }
 
     private func beginClosing() {
         lock.lock()
         closing = true
-        lock.signal()
+        lock.broadcast()
         lock.unlock()
-    }
-
-    private var firstFailure: ArchiveError? {
-        lock.lock()
-        defer { lock.unlock() }
-        return failure
     }
 
     // MARK: Writer thread
@@ -250,8 +262,12 @@ public final class ArchiveSink: ExchangeRecorder, @unchecked Sendable {
             fail(error)
         }
         var used = timespec()
-        if clock_gettime(CLOCK_THREAD_CPUTIME_ID, &used) == 0 { writerCPUSeconds = Double(used.tv_sec) + Double(used.tv_nsec) / 1e9 }
-        finished.signal()
+        let cpuSeconds = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &used) == 0 ? Double(used.tv_sec) + Double(used.tv_nsec) / 1e9 : 0
+        lock.lock()
+        writerCPUSeconds = cpuSeconds
+        done = true
+        lock.broadcast()
+        lock.unlock()
     }
 
     private func write(_ capture: HTTPCapture) {
