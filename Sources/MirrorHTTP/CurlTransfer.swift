@@ -381,7 +381,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// The request is about to leave on the connection whose local port is `port`.
     func willSend(onConnectionPort port: Int32) {
         connectionPort = max(1, port)
-        if sentAt == 0 { sentAt = DispatchTime.now().uptimeNanoseconds }
+        if sentAt == 0 {
+            sentAt = DispatchTime.now().uptimeNanoseconds
+            request.onSent?()
+        }
     }
 
     /// The time from the request leaving to `now` (nanoseconds), or nil when it has not left.

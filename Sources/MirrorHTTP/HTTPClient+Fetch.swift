@@ -1,6 +1,7 @@
 import Foundation
 import MirrorCore
 import MirrorTLS
+import Synchronization
 
 /// A fetch that followed redirects and retries: the final response plus what happened on the way.
 public struct FetchResult: Sendable {
@@ -68,6 +69,27 @@ extension HTTPClient {
         }
     }
 
+    /// Waits for the throttle's leave to start an attempt. On a paced host the request then
+    /// reports when it is sent (``HTTPRequest/onSent``), and the returned flag says whether it was.
+    private func admit(_ request: inout HTTPRequest, target: RequestTarget) async throws(HTTPError) -> SentFlag? {
+        request.onSent = nil
+        guard let throttle else { return nil }
+        switch await throttle.acquire(host: target.host, port: target.port) {
+        case .cancelled:
+            throw .cancelled(url: request.url)
+        case .started:
+            return nil
+        case .startedPaced(let ticket):
+            let flag = SentFlag(ticket: ticket)
+            let host = target.host, port = target.port
+            request.onSent = {
+                flag.markSent()
+                Task { await throttle.sent(host: host, port: port, ticket: ticket) }
+            }
+            return flag
+        }
+    }
+
     private func performWithRetries(
         _ request: HTTPRequest, security: SecurityPolicy, retries: RetryPolicy,
         sleep: @Sendable (TimeInterval) async -> Void
@@ -83,13 +105,13 @@ extension HTTPClient {
             attempt += 1
             attempts += 1
             if Task.isCancelled { throw .cancelled(url: request.url) }
-            if let throttle, !(await throttle.acquire(host: target.host, port: target.port)) { throw .cancelled(url: request.url) }
+            let sent = try await admit(&request, target: target)
             do throws(HTTPError) {
                 let response = try await perform(request, profile: profile, target: target)
                 if let throttle {
                     let retryAfter = response.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: Date()) }
                     await throttle.finish(host: target.host, port: target.port, status: response.status,
-                                          retryAfter: retryAfter, bytes: response.bodyBytes)
+                                          retryAfter: retryAfter, bytes: response.bodyBytes, paced: sent?.paced)
                     if Politeness.sheddingStatuses.contains(response.status) {
                         // The host sheds load: it backs off (the throttle holds its next start) and
                         // the URL is tried again then, apart from the retries of other errors.
@@ -108,7 +130,8 @@ extension HTTPClient {
                 }
                 return (response, attempts)
             } catch {
-                await throttle?.finish(host: target.host, port: target.port, status: nil, retryAfter: nil, bytes: 0)
+                await throttle?.finish(host: target.host, port: target.port, status: nil, retryAfter: nil, bytes: 0,
+                                       paced: sent?.paced)
                 guard let wait = retries.delay(afterAttempt: attempt, status: nil, error: error, retryAfter: nil) else {
                     throw error
                 }
@@ -116,4 +139,15 @@ extension HTTPClient {
             }
         }
     }
+}
+
+/// Whether a paced attempt was sent: set on the engine's thread, read after the attempt ended.
+private final class SentFlag: Sendable {
+    /// The throttle's number for the attempt.
+    let ticket: UInt64
+    private let value = Atomic<Bool>(false)
+    init(ticket: UInt64) { self.ticket = ticket }
+    var paced: (ticket: UInt64, wasSent: Bool) { (ticket, wasSent) }
+    var wasSent: Bool { value.load(ordering: .acquiring) }
+    func markSent() { value.store(true, ordering: .releasing) }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// ``HTTPClient`` asks it before every attempt and tells it how each ended.
 ///
 /// Waiting is asynchronous (`Task.sleep`, or a queued continuation until a request of the host
-/// finishes), so a throttled host holds no thread. Hosts are `host:port`.
+/// finishes or, on a paced host, is sent), so a throttled host holds no thread. Hosts are
+/// `host:port`.
 public actor HostThrottle {
     public nonisolated let politeness: Politeness
     private var hosts: [String: HostThrottleState] = [:]
@@ -43,13 +44,25 @@ public actor HostThrottle {
         state(Self.key(host, port)).interval
     }
 
+    /// What ``acquire(host:port:)`` gave a request.
+    public enum Admission: Sendable, Equatable {
+        /// The task was cancelled while it waited; nothing was counted.
+        case cancelled
+        /// It may start.
+        case started
+        /// It may start, and its host is paced: the next request of the host waits until this
+        /// one is sent (``sent(host:port:ticket:)``) or has ended (``finish(host:port:status:retryAfter:bytes:paced:)``).
+        case startedPaced(ticket: UInt64)
+    }
+
     /// Waits until a request to `host:port` may start, and counts it in flight.
     ///
-    /// - Returns: false when the task was cancelled while waiting (nothing was counted).
-    public func acquire(host: String, port: Int) async -> Bool {
+    /// - Returns: whether it may start, and whether it is paced; ``Admission/cancelled`` when
+    ///   the task was cancelled while waiting (nothing was counted).
+    public func acquire(host: String, port: Int) async -> Admission {
         let key = Self.key(host, port)
         while true {
-            if Task.isCancelled { return false }
+            if Task.isCancelled { return .cancelled }
             let now = clock()
             var current = state(key)
             // A random number only for --random-wait: each one is a getrandom system call.
@@ -57,13 +70,26 @@ public actor HostThrottle {
             hosts[key] = current
             switch decision {
             case .start:
-                return true
+                return current.awaitingSend ? .startedPaced(ticket: current.sendTicket) : .started
             case .waitUntil(let time):
-                if !(await sleep(until: time)) { return false }
-            case .waitForSlot:
+                if !(await sleep(until: time)) { return .cancelled }
+            case .waitForSlot, .waitForSend:
                 await withCheckedContinuation { waiters[key, default: []].append($0) }
             }
         }
+    }
+
+    /// A paced request (``Admission/startedPaced``) has been sent: its host's next request may
+    /// start the interval after now.
+    public func sent(host: String, port: Int, ticket: UInt64) {
+        let key = Self.key(host, port)
+        var current = state(key)
+        let released = current.sent(ticket: ticket, now: clock())
+        hosts[key] = current
+        // Every waiter asks again (those held by the concurrency limit park again): a paced
+        // host has a few requests a second, and a waiter woken for the wrong reason must not
+        // leave one held for the send behind it.
+        if released { resume(key, count: Int.max) }
     }
 
     /// A request that ``acquire(host:port:)`` let start has ended.
@@ -72,7 +98,10 @@ public actor HostThrottle {
     ///   - status: the response status, or nil when there was no response.
     ///   - retryAfter: the response's `Retry-After`, in seconds.
     ///   - bytes: body bytes received (the byte rate was paid while they arrived).
-    public func finish(host: String, port: Int, status: Int?, retryAfter: TimeInterval?, bytes: Int64) {
+    ///   - paced: for a paced request (``Admission/startedPaced(ticket:)``), its ticket and
+    ///     whether it was sent (false: its connection failed first).
+    public func finish(host: String, port: Int, status: Int?, retryAfter: TimeInterval?, bytes: Int64,
+                       paced: (ticket: UInt64, wasSent: Bool)? = nil) {
         let key = Self.key(host, port)
         var current = state(key)
         let outcome: HostThrottleState.Outcome
@@ -83,16 +112,16 @@ public actor HostThrottle {
             outcome = status == nil ? .failure : .success
         }
         let now = clock()
-        let free = current.finished(outcome, now: now)
+        let free = current.finished(outcome, paced: paced, now: now)
         hosts[key] = current
         resume(key, count: max(1, free))
     }
 
     /// A request that was let start did not run.
-    public func abandon(host: String, port: Int) {
+    public func abandon(host: String, port: Int, ticket: UInt64? = nil) {
         let key = Self.key(host, port)
         var current = state(key)
-        let free = current.abandoned()
+        let free = current.abandoned(ticket: ticket)
         hosts[key] = current
         resume(key, count: max(1, free))
     }

@@ -16,6 +16,10 @@ public struct HostThrottleState: Sendable, Equatable {
         case waitUntil(TimeInterval)
         /// Ask again when a request of this host finishes (the concurrency limit is reached).
         case waitForSlot
+        /// Ask again when the paced request started last has been sent (``sent(ticket:now:)``) or has
+        /// ended unsent: its connection may still be in its handshake, and the interval counts
+        /// from the moment it leaves.
+        case waitForSend
     }
 
     /// What a finished request saw.
@@ -33,6 +37,17 @@ public struct HostThrottleState: Sendable, Equatable {
     public private(set) var inFlight = 0
     /// The earliest start of the next request (pacing).
     public private(set) var nextStart: TimeInterval = 0
+    /// A paced request has started and has not been sent yet. A request waits for its
+    /// connection (a TCP and TLS handshake, or a free slot in libcurl) between its start and the
+    /// moment it leaves; paced from its start alone, the next request, sent at once on the
+    /// connection the first one opened, reached the origin sooner than the interval after it,
+    /// and nginx's `limit_req` at the same rate refused it.
+    public private(set) var awaitingSend = false
+    /// Numbers the paced requests: the one ``awaitingSend`` waits for has this ticket, and a
+    /// notice about an earlier one (sent, or ended) changes nothing.
+    public private(set) var sendTicket: UInt64 = 0
+    /// The interval (with its random factor) drawn for the request that ``awaitingSend`` waits for.
+    private var pendingInterval: TimeInterval = 0
     /// No request starts before this (back-off).
     public private(set) var backoffUntil: TimeInterval = 0
     /// Shedding responses in a row.
@@ -69,19 +84,49 @@ public struct HostThrottleState: Sendable, Equatable {
     public mutating func request(now: TimeInterval, random: Double) -> Decision {
         if now < backoffUntil { return .waitUntil(backoffUntil) }
         if inFlight >= limit { return .waitForSlot }
+        if awaitingSend { return .waitForSend }
         if now < nextStart { return .waitUntil(nextStart) }
         inFlight += 1
         let factor = randomWait ? 0.5 + random : 1
         nextStart = now + interval * factor
+        if interval > 0 {
+            awaitingSend = true
+            sendTicket &+= 1
+            pendingInterval = interval * factor
+        }
         return .start
+    }
+
+    /// The paced request with `ticket` has been sent, at `now`: the next one starts the
+    /// interval after this moment at the earliest.
+    ///
+    /// - Returns: whether a request that waits may now ask again.
+    @discardableResult
+    public mutating func sent(ticket: UInt64, now: TimeInterval) -> Bool {
+        guard awaitingSend, ticket == sendTicket else { return false }
+        awaitingSend = false
+        nextStart = max(nextStart, now + pendingInterval)
+        return true
     }
 
     /// A request that ``request(now:random:)`` started has finished.
     ///
     /// - Returns: how many waiting requests may now ask again (slots freed or added).
+    ///
+    /// - Parameters:
+    ///   - outcome: what it saw.
+    ///   - paced: for a paced request, its ticket and whether it was sent. Ended before the
+    ///     notice of its sending came (or unsent: its connection failed), it no longer holds the
+    ///     next request; sent, the interval counts from now at the latest.
+    ///   - now: the current time.
+    /// - Returns: how many waiting requests may now ask again (slots freed or added).
     @discardableResult
-    public mutating func finished(_ outcome: Outcome, now: TimeInterval) -> Int {
+    public mutating func finished(_ outcome: Outcome, paced: (ticket: UInt64, wasSent: Bool)? = nil, now: TimeInterval) -> Int {
         inFlight = max(0, inFlight - 1)
+        if let paced, awaitingSend, paced.ticket == sendTicket {
+            awaitingSend = false
+            if paced.wasSent { nextStart = max(nextStart, now + pendingInterval) }
+        }
         switch outcome {
         case .shedding(let retryAfter):
             consecutiveShedding += 1
@@ -103,9 +148,11 @@ public struct HostThrottleState: Sendable, Equatable {
         return max(0, limit - inFlight)
     }
 
-    /// A request that started will not run after all (cancelled before it was sent).
-    public mutating func abandoned() -> Int {
+    /// A request that started will not run after all (cancelled before it was sent); a paced
+    /// one gives its `ticket`.
+    public mutating func abandoned(ticket: UInt64? = nil) -> Int {
         inFlight = max(0, inFlight - 1)
+        if let ticket, ticket == sendTicket { awaitingSend = false }
         return max(0, limit - inFlight)
     }
 }

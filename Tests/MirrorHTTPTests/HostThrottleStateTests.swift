@@ -25,9 +25,68 @@ import Testing
     @Test func requestsArePacedByTheInterval() {
         var state = HostThrottleState(politeness: politeness(wait: 0.5))
         #expect(state.request(now: 10, random: 0.3) == .start)
-        #expect(state.request(now: 10.1, random: 0.3) == .waitUntil(10.5))
-        #expect(state.request(now: 10.5, random: 0.3) == .start)
+        let released = state.sent(ticket: state.sendTicket, now: 10.001)
+        #expect(released)
+        #expect(state.request(now: 10.1, random: 0.3) == .waitUntil(10.501))
+        #expect(state.request(now: 10.501, random: 0.3) == .start)
         #expect(state.inFlight == 2)
+    }
+
+    /// The interval counts from the moment a paced request leaves, not from its start: the first
+    /// request's connection takes a handshake, the next one goes out at once on it, and a server
+    /// limiting to the same rate (nginx `limit_req`) saw them closer than the interval.
+    @Test func theIntervalCountsFromWhenTheRequestWasSent() {
+        var state = HostThrottleState(politeness: politeness(rate: 5))
+        #expect(state.request(now: 0, random: 0) == .start)
+        let first = state.sendTicket
+        // Its handshake is under way: the next request waits for it to leave.
+        #expect(state.request(now: 0.25, random: 0) == .waitForSend)
+        #expect(state.inFlight == 1)
+        // A notice about another ticket changes nothing.
+        let stale1 = state.sent(ticket: first &+ 1, now: 0.3)
+        #expect(!stale1)
+        #expect(state.request(now: 0.3, random: 0) == .waitForSend)
+        let released = state.sent(ticket: first, now: 0.3)
+        #expect(released)
+        #expect(state.request(now: 0.35, random: 0) == .waitUntil(0.5))
+        #expect(state.request(now: 0.5, random: 0) == .start)
+        let second = state.sendTicket
+        #expect(second != first)
+        // The first request's late notice does not release the second.
+        let stale2 = state.sent(ticket: first, now: 0.55)
+        #expect(!stale2)
+        #expect(state.request(now: 0.8, random: 0) == .waitForSend)
+        // The second ends before the notice of its sending arrives: the interval counts from its end.
+        state.finished(.success, paced: (second, true), now: 0.6)
+        #expect(state.request(now: 0.65, random: 0) == .waitUntil(0.8))
+        // Its notice, arriving after that, changes nothing.
+        let stale3 = state.sent(ticket: second, now: 0.62)
+        #expect(!stale3)
+        #expect(state.nextStart == 0.8)
+    }
+
+    @Test func aPacedRequestThatEndsUnsentNoLongerHoldsTheNext() {
+        var state = HostThrottleState(politeness: politeness(wait: 1))
+        #expect(state.request(now: 0, random: 0) == .start)
+        let ticket = state.sendTicket
+        #expect(state.request(now: 0.2, random: 0) == .waitForSend)
+        // Its connection failed: nothing reached the server, and the pacing from its start stands.
+        state.finished(.failure, paced: (ticket, false), now: 0.3)
+        #expect(!state.awaitingSend)
+        #expect(state.request(now: 0.5, random: 0) == .waitUntil(1))
+        #expect(state.request(now: 1, random: 0) == .start)
+        // One abandoned before it was sent releases the next as well.
+        let next = state.sendTicket
+        #expect(state.request(now: 1.1, random: 0) == .waitForSend)
+        _ = state.abandoned(ticket: next)
+        #expect(state.request(now: 2, random: 0) == .start)
+    }
+
+    @Test func anUnpacedHostNeverWaitsForASend() {
+        var state = HostThrottleState(politeness: politeness(concurrency: 4))
+        for _ in 0..<4 { #expect(state.request(now: 0, random: 0) == .start) }
+        #expect(!state.awaitingSend)
+        #expect(state.sendTicket == 0)
     }
 
     @Test(arguments: [0.0, 0.5, 0.999])
@@ -100,13 +159,30 @@ import Testing
         configuration.maximumConcurrency = 1
         let throttle = HostThrottle(politeness: configuration)
         let start = Date()
-        #expect(await throttle.acquire(host: "a.example", port: 443))
-        await throttle.finish(host: "a.example", port: 443, status: 429, retryAfter: 0.3, bytes: 0)
-        #expect(await throttle.acquire(host: "a.example", port: 443))
+        guard case .startedPaced(let ticket) = await throttle.acquire(host: "a.example", port: 443) else {
+            Issue.record("a paced host's request did not start paced")
+            return
+        }
+        await throttle.sent(host: "a.example", port: 443, ticket: ticket)
+        await throttle.finish(host: "a.example", port: 443, status: 429, retryAfter: 0.3, bytes: 0, paced: (ticket, true))
+        guard case .startedPaced(let second) = await throttle.acquire(host: "a.example", port: 443) else {
+            Issue.record("the second request did not start paced")
+            return
+        }
         #expect(Date().timeIntervalSince(start) >= 0.29)
+        // The next waits until the second is sent (here, 0.1 s later), then the interval.
+        let sender = Task {
+            try? await Task.sleep(nanoseconds: 100_000_000)
+            await throttle.sent(host: "a.example", port: 443, ticket: second)
+            await throttle.finish(host: "a.example", port: 443, status: 200, retryAfter: nil, bytes: 0, paced: (second, true))
+        }
+        let third = Date()
+        #expect(await throttle.acquire(host: "a.example", port: 443) != .cancelled)
+        #expect(Date().timeIntervalSince(third) >= 0.29)
+        await sender.value
         // Another host is not held back by a.example's back-off.
         let other = Date()
-        #expect(await throttle.acquire(host: "b.example", port: 443))
+        #expect(await throttle.acquire(host: "b.example", port: 443) != .cancelled)
         #expect(Date().timeIntervalSince(other) < 0.2)
         #expect(await throttle.sheddingResponses == ["a.example:443": 1])
         await throttle.setCrawlDelay(1.5, host: "b.example", port: 443)
@@ -119,7 +195,7 @@ import Testing
         let draws = Draws()
         let throttle = HostThrottle(politeness: politeness(random: randomWait), random: { draws.draw() })
         for _ in 0..<5 {
-            #expect(await throttle.acquire(host: "a.example", port: 443))
+            #expect(await throttle.acquire(host: "a.example", port: 443) == .started)
             await throttle.finish(host: "a.example", port: 443, status: 200, retryAfter: nil, bytes: 0)
         }
         #expect(draws.count == (randomWait ? 5 : 0))
