@@ -1,5 +1,5 @@
-import CMirrorShims
 import Foundation
+import MirrorCore
 
 /// One thread started ahead of the first transfer engine (``CurlMultiEngine``), before libcurl
 /// and libxml2 are opened, and parked until the engine takes it.
@@ -29,10 +29,7 @@ public final class EngineThreadReserve: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard !started else { return }
-        started = true
-        let thread = Thread { [self] in park() }
-        thread.stackSize = CurlMultiEngine.threadStackSize
-        thread.start()
+        started = NativeThread.detach(name: Self.threadName, stackSize: CurlMultiEngine.threadStackSize) { [self] in park() }
     }
 
     /// Hands `body` to the parked thread, which runs it and then ends. False when there is no
@@ -48,7 +45,6 @@ public final class EngineThreadReserve: @unchecked Sendable {
     }
 
     private func park() {
-        _ = CMirrorShims_set_thread_name(Self.threadName)
         condition.lock()
         while job == nil { condition.wait() }
         let body = job

@@ -1,4 +1,5 @@
 import Foundation
+import MirrorCore
 import MirrorTLS
 
 /// The client identity of `mirror URL --cert FILE`, read on a thread of its own from the moment
@@ -44,7 +45,7 @@ final class IdentityPrefetch: @unchecked Sendable {
         defer { lock.unlock() }
         guard self.request == nil else { return }
         self.request = request
-        let thread = Thread { [self] in
+        let started = NativeThread.detach(name: "mm-identity") { [self] in
             let result: Result<ClientIdentity, IdentityError>
             do throws(IdentityError) {
                 let secret = try request.password?.resolve(forFile: request.certificate)
@@ -58,8 +59,8 @@ final class IdentityPrefetch: @unchecked Sendable {
             lock.unlock()
             finished.signal()
         }
-        thread.name = "mm-identity"
-        thread.start()
+        // No thread: nothing is prefetched, and the command reads the identity itself.
+        if !started { self.request = nil }
     }
 
     /// The outcome of the read that `request` started, once it is done (this waits); nil when no
