@@ -31,6 +31,35 @@ import Testing
         return result
     }
 
+    /// nginx with `limit_req` (429 and `Retry-After: 1`) at `rate` a second and `burst`, and a
+    /// log of each request's time, status and path (``LimitedOrigin/entries()``).
+    struct LimitedOrigin {
+        let nginx: NginxFixture
+        let logs: TemporaryDirectory
+        var log: String { logs.appending("timed.log").path }
+
+        init(rate: Int, burst: Int) throws {
+            let logs = try TemporaryDirectory()
+            self.logs = logs
+            nginx = try NginxFixture(.mtls, options: .init(
+                extraHTTPDirectives: """
+                    limit_req_zone $server_port zone=limited:1m rate=\(rate)r/s;
+                        log_format timed '$msec $status $uri';
+                        access_log "\(logs.appending("timed.log").path)" timed;
+                    """,
+                extraServerDirectives: "limit_req zone=limited\(burst > 0 ? " burst=\(burst) nodelay" : ""); limit_req_status 429; add_header Retry-After 1 always;"))
+        }
+
+        /// The requests nginx logged (when each ended), in order.
+        func entries() -> [(time: Double, status: Int, path: String)] {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+                let fields = line.split(separator: " ")
+                guard fields.count >= 3, let time = Double(fields[0]), let status = Int(fields[1]) else { return nil }
+                return (time, status, String(fields[2]))
+            }
+        }
+    }
+
     func report(_ output: TemporaryDirectory) throws -> [String: Any] {
         let data = try Data(contentsOf: output.appending("site/current/_mirror/report.json"))
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
@@ -77,26 +106,14 @@ import Testing
     }
 
     @Test func nginxLimitReqAnswering429EndsCompleteAndTheRateIsRespected() throws {
-        let logs = try TemporaryDirectory()
-        let timed = logs.appending("timed.log").path
-        let nginx = try NginxFixture(.mtls, options: .init(
-            extraHTTPDirectives: """
-                limit_req_zone $binary_remote_addr zone=mirror:1m rate=10r/s;
-                    log_format timed '$msec $status $uri';
-                    access_log "\(timed)" timed;
-                """,
-            extraServerDirectives: "limit_req zone=mirror burst=2 nodelay; limit_req_status 429; add_header Retry-After 1 always;"))
+        let origin = try LimitedOrigin(rate: 10, burst: 2)
+        let nginx = origin.nginx
         let paths = try Self.writeSite({ try nginx.site.write($0, $1) }, pages: 12)
         let output = try TemporaryDirectory()
         let result = mirror(nginx.url(.mtls), pki: nginx.pki, output, ["-j", "8"])
         #expect(result.exitCode == 0, "\(result)")
         try expectComplete(output, paths)
-        let lines = (try? String(contentsOfFile: timed, encoding: .utf8))?.split(separator: "\n") ?? []
-        let entries = lines.compactMap { line -> (time: Double, status: Int)? in
-            let fields = line.split(separator: " ")
-            guard fields.count >= 2, let time = Double(fields[0]), let status = Int(fields[1]) else { return nil }
-            return (time, status)
-        }
+        let entries = origin.entries()
         let refused = entries.filter { $0.status == 429 }
         #expect(!refused.isEmpty, "nginx never limited: the test shows nothing")
         // The client backed off instead of hammering: most requests were answered 200.
@@ -115,26 +132,19 @@ import Testing
     /// nginx sooner than 0.2 s after it and was refused (429, a second's back-off). Paced from
     /// when each request leaves, the origin sees them the interval apart.
     @Test func aHostRateAtTheServersOwnLimitIsNeverRefused() throws {
-        let logs = try TemporaryDirectory()
-        let timed = logs.appending("timed.log").path
-        let nginx = try NginxFixture(.mtls, options: .init(
-            extraHTTPDirectives: """
-                limit_req_zone $server_port zone=exact:1m rate=5r/s;
-                    log_format timed '$msec $status $uri';
-                    access_log "\(timed)" timed;
-                """,
-            extraServerDirectives: "limit_req zone=exact nodelay; limit_req_status 429; add_header Retry-After 1 always;"))
+        let origin = try LimitedOrigin(rate: 5, burst: 0)
+        let nginx = origin.nginx
         let paths = try Self.writeSite({ try nginx.site.write($0, $1) }, pages: 3)
         let output = try TemporaryDirectory()
         let result = mirror(nginx.url(.mtls), pki: nginx.pki, output, ["--host-rate", "5"])
         #expect(result.exitCode == 0, "\(result)")
         try expectComplete(output, paths)
-        let entries = ((try? String(contentsOfFile: timed, encoding: .utf8)) ?? "").split(separator: "\n").map { $0.split(separator: " ") }
+        let entries = origin.entries()
         #expect(entries.count >= paths.count + 1, "\(entries)")  // robots.txt, then the site
-        #expect(entries.first?.last == "/robots.txt", "\(entries)")
-        let refused = entries.filter { $0.count >= 2 && $0[1] == "429" }
+        #expect(entries.first?.path == "/robots.txt", "\(entries)")
+        let refused = entries.filter { $0.status == 429 }
         #expect(refused.isEmpty, "nginx refused \(refused.count) of \(entries.count): \(entries)")
-        let times = entries.compactMap { Double($0.first ?? "") }.sorted()
+        let times = entries.map(\.time).sorted()
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
         #expect(gaps.allSatisfy { $0 >= 0.19 }, "\(gaps)")
     }
