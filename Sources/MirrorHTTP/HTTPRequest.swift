@@ -100,7 +100,7 @@ public struct HTTPRequest: Sendable {
     public var byteRate: ByteRateLimiter?
     /// Called once, on the engine's thread, when libcurl is about to send the request (its
     /// connection is up): a paced host's next request counts its interval from then
-    /// (``HostThrottle/sent(host:port:)``). Nil: nobody asks.
+    /// (``HostThrottle/sent(host:port:ticket:)``). Nil: nobody asks.
     public var onSent: (@Sendable () -> Void)?
     /// Record the exchange as it went over the wire (``HTTPCapture``), for an archive: the
     /// engine then receives bodies undecoded, keeps them, and decodes them itself. The capture

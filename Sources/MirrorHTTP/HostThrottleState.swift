@@ -16,8 +16,8 @@ public struct HostThrottleState: Sendable, Equatable {
         case waitUntil(TimeInterval)
         /// Ask again when a request of this host finishes (the concurrency limit is reached).
         case waitForSlot
-        /// Ask again when the paced request started last has been sent (``sent(ticket:now:)``) or has
-        /// ended unsent: its connection may still be in its handshake, and the interval counts
+        /// Ask again when the paced request started last has been sent (``sent(ticket:now:)``)
+        /// or has ended: its connection may still be in its handshake, and the interval counts
         /// from the moment it leaves.
         case waitForSend
     }
@@ -110,8 +110,6 @@ public struct HostThrottleState: Sendable, Equatable {
     }
 
     /// A request that ``request(now:random:)`` started has finished.
-    ///
-    /// - Returns: how many waiting requests may now ask again (slots freed or added).
     ///
     /// - Parameters:
     ///   - outcome: what it saw.
