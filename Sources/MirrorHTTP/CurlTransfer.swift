@@ -62,6 +62,9 @@ final class CurlTransfer: @unchecked Sendable {
     private(set) var sentAt: UInt64 = 0
     /// The final response's header block has ended (a 1xx block does not count).
     private(set) var headersComplete = false
+    /// A paced request (``HTTPRequest/onSent``) was sent on a connection it opened.
+    private var openedConnection = false
+    private var pacingMomentNoted = false
     /// Engine bookkeeping: the port under which the engine counted this request (0: not
     /// counted), and whether the transfer has left the multi handle.
     var countedPort: Int32 = 0
@@ -251,7 +254,10 @@ final class CurlTransfer: @unchecked Sendable {
         capture?.responseHeader(line, isStatusLine: isStatusLine)
         if end == 0 {
             // The blank line that ends a header block: the final one unless it followed a 1xx.
-            if statusCode >= 200 { headersComplete = true }
+            if statusCode >= 200 {
+                headersComplete = true
+                if openedConnection { notePacingMoment() }
+            }
             return
         }
         if isStatusLine {
@@ -383,8 +389,21 @@ final class CurlTransfer: @unchecked Sendable {
         connectionPort = max(1, port)
         if sentAt == 0 {
             sentAt = DispatchTime.now().uptimeNanoseconds
-            request.onSent?()
+            guard request.onSent != nil else { return }
+            var connects = 0
+            _ = CMirrorShims_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+            // On a connection it opened, the server reads the request only once it has finished
+            // the handshake (checked the client's certificate): the pacing counts from the
+            // response's headers then (``notePacingMoment()``).
+            if connects > 0 { openedConnection = true } else { notePacingMoment() }
         }
+    }
+
+    /// The moment a paced host's interval counts from has come: tells ``HTTPRequest/onSent``, once.
+    private func notePacingMoment() {
+        guard !pacingMomentNoted else { return }
+        pacingMomentNoted = true
+        request.onSent?()
     }
 
     /// The time from the request leaving to `now` (nanoseconds), or nil when it has not left.

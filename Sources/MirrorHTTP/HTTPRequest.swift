@@ -98,9 +98,10 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]?
     /// The client's total byte rate, paid for as the body arrives (``ByteRateLimiter``); nil: none.
     public var byteRate: ByteRateLimiter?
-    /// Called once, on the engine's thread, when libcurl is about to send the request (its
-    /// connection is up): a paced host's next request counts its interval from then
-    /// (``HostThrottle/sent(host:port:ticket:)``). Nil: nobody asks.
+    /// Called once, on the engine's thread, when the server has the request: as libcurl sends
+    /// it on a connection that was up, or when the response's headers arrive on one it opened
+    /// (the server reads it only after the handshake). A paced host's next request counts its
+    /// interval from then (``HostThrottle/sent(host:port:ticket:)``). Nil: nobody asks.
     public var onSent: (@Sendable () -> Void)?
     /// Record the exchange as it went over the wire (``HTTPCapture``), for an archive: the
     /// engine then receives bodies undecoded, keeps them, and decodes them itself. The capture

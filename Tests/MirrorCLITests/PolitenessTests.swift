@@ -126,13 +126,16 @@ import Testing
         }
     }
 
-    /// `--host-rate 5` against nginx `limit_req` at 5 a second with no burst: nothing is refused.
+    /// `--host-rate 5` against nginx `limit_req` at 5 a second: nothing is refused, and nginx sees
+    /// every request at least the interval after the one before, robots.txt's included.
     /// robots.txt's request opens the connection (a TLS handshake with the client certificate)
     /// and the first page goes out at once on it; paced from robots.txt's start, the page reached
-    /// nginx sooner than 0.2 s after it and was refused (429, a second's back-off). Paced from
-    /// when each request leaves, the origin sees them the interval apart.
+    /// nginx 186 ms after it (without a burst, refused: a 429 and a second's back-off). The
+    /// interval now counts from when a request leaves on a connection that was up, and from its
+    /// response's headers on one it opened. A burst of one absorbs the server's own jitter (in a
+    /// loaded CI run nginx once saw a request on the open connection 198 ms after robots.txt).
     @Test func aHostRateAtTheServersOwnLimitIsNeverRefused() throws {
-        let origin = try LimitedOrigin(rate: 5, burst: 0)
+        let origin = try LimitedOrigin(rate: 5, burst: 1)
         let nginx = origin.nginx
         let paths = try Self.writeSite({ try nginx.site.write($0, $1) }, pages: 3)
         let output = try TemporaryDirectory()
@@ -146,6 +149,7 @@ import Testing
         #expect(refused.isEmpty, "nginx refused \(refused.count) of \(entries.count): \(entries)")
         let times = entries.map(\.time).sorted()
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(gaps.first.map { $0 >= 0.195 } == true, "robots.txt to the first page: \(gaps)")
         #expect(gaps.allSatisfy { $0 >= 0.19 }, "\(gaps)")
     }
 
