@@ -121,6 +121,20 @@ extension HTMLExtractorTests {
         #expect(raw(extraction, refs[0]) == "arcbox")
     }
 
+    /// Attribute names are compared by their lowercased bytes, whatever their length: the first
+    /// of two spellings of one name wins (as in browsers and libxml2), names of more than 16
+    /// bytes stay apart from their prefixes, and a tag whose long names repeat is still found.
+    @Test func repeatedAndLongAttributeNamesKeepTheFirstValue() throws {
+        let html = ##"<img SRC="first.png" src="second.png" Src=third.png>"##
+            + ##"<a data-a-very-long-attribute-name-1="x" data-a-very-long-attribute-name-2="y" "##
+            + ##"DATA-A-VERY-LONG-ATTRIBUTE-NAME-1="z" HREF="a.html" href="b.html">a</a>"##
+            + ##"<a hreflang=en hre=x href="c.html">c</a>"##
+        let (extraction, refs) = try extractOne(html)
+        #expect(refs.map(\.value) == ["first.png", "a.html", "c.html"])
+        #expect(refs.map(\.attribute) == ["src", "href", "href"])
+        #expect(refs.map { raw(extraction, $0) } == ["first.png", "a.html", "c.html"])
+    }
+
     @Test func rawTextElementsHideMarkupButNotWhatFollows() throws {
         let (_, refs) = try extractOne("<title><img src=t.png></title><textarea><a href=x></textarea><img src=after.png>")
         #expect(refs.map(\.value) == ["after.png"])

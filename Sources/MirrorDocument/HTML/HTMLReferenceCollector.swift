@@ -144,7 +144,7 @@ final class HTMLReferenceCollector {
             }
             guard let tag = HTMLTagLexer.lex(proxy, at: p, reusing: &attributeStorage), endsAt(tag.end, libxmlEnd: end)
             else { continue }
-            if Self.isSubsequence(attributes, of: tag.attributes) { return tag }
+            if Self.isSubsequence(attributes, of: tag.attributes, in: proxy) { return tag }
             if fallback == nil { fallback = tag }
         }
         return fallback
@@ -156,18 +156,40 @@ final class HTMLReferenceCollector {
         return true
     }
 
-    /// Whether libxml2's attribute names appear, in order, among the lexer's.
+    /// Whether libxml2's attribute names (lowercased) appear, in order, among the lexer's, whose
+    /// names are spans of `bytes`.
     private static func isSubsequence(
-        _ names: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, of attributes: [HTMLTagLexer.Attribute]
+        _ names: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, of attributes: [HTMLTagLexer.Attribute],
+        in bytes: UnsafeBufferPointer<UInt8>
     ) -> Bool {
         guard let names else { return true }
         var k = 0
+        var key = names[0].flatMap { ElementName(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
         for a in attributes {
             guard let name = names[k] else { break }
-            let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
-            if a.name.utf8.elementsEqual(UnsafeBufferPointer(start: name, count: length)) { k += 2 }
+            let matches: Bool
+            if let key {
+                matches = a.key == key
+            } else {
+                matches = a.key == nil && sameLowercased(bytes, a.nameSpan, name)
+            }
+            if matches {
+                k += 2
+                key = names[k].flatMap { ElementName(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+            }
         }
         return names[k] == nil
+    }
+
+    /// Whether the bytes at `span` lowercased are the NUL-terminated `name`.
+    private static func sameLowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ span: Range<Int>, _ name: UnsafePointer<xmlChar>) -> Bool {
+        var k = 0
+        for i in span {
+            let b = bytes[i]
+            guard name[k] != 0, ((b >= 0x41 && b <= 0x5A) ? b | 0x20 : b) == name[k] else { return false }
+            k += 1
+        }
+        return name[k] == 0
     }
 
     /// The offset of `</name` after `from`, or the document's end.

@@ -3,12 +3,21 @@
 ///
 /// libxml2 reports elements but not where their attributes sit in the source. The extractor
 /// finds the start tag's bytes and this lexer recovers each attribute's exact value span.
-/// It never allocates per byte; names are lowercased ASCII copies.
+/// It never allocates per byte; the tag's name is a lowercased ASCII copy, attribute names
+/// are spans and two-word keys (``Attribute``).
 struct HTMLTagLexer {
     /// One attribute of a start tag.
+    ///
+    /// Its name is kept as where it is in the buffer and, when it has at most
+    /// ``ElementName/capacity`` bytes (every name a caller looks up), as its lowercased
+    /// two-word copy: the lexer compares names without making a `String` for each (a large
+    /// page has tens of thousands of attributes, issue #27). ``HTMLTagLexer/name(of:in:)`` makes
+    /// the text.
     struct Attribute: Equatable {
-        /// The lowercased attribute name.
-        var name: String
+        /// The name's bytes as written (any case).
+        var nameSpan: Range<Int>
+        /// The lowercased name in two words, or nil when it is longer than ``ElementName/capacity``.
+        var key: ElementName?
         /// The raw value's bytes without quotes; an empty range at the name's end when the
         /// attribute has no value.
         var valueSpan: Range<Int>
@@ -27,8 +36,52 @@ struct HTMLTagLexer {
         /// The index of the closing `>`, or the buffer's end when the tag is unterminated.
         var end: Int
 
-        /// The first attribute with this lowercased name.
-        func attribute(_ name: String) -> Attribute? { attributes.first { $0.name == name } }
+        /// The first attribute with this lowercased name (of at most ``ElementName/capacity``
+        /// bytes; a longer name is never found).
+        func attribute(_ name: String) -> Attribute? {
+            guard let key = Self.key(of: name) else { return nil }
+            return attribute(key)
+        }
+
+        /// The first attribute whose lowercased name is `key`.
+        func attribute(_ key: ElementName) -> Attribute? {
+            for attribute in attributes where attribute.key == key { return attribute }
+            return nil
+        }
+
+        /// The two-word copy of a lowercase name, or nil when it is too long.
+        static func key(of name: String) -> ElementName? {
+            var name = name
+            return name.withUTF8 { bytes in
+                guard let base = bytes.baseAddress else { return nil }
+                return ElementName(lowercasing: base, count: bytes.count)
+            }
+        }
+    }
+
+    /// The attribute's lowercased name, read from `bytes` (the buffer it was lexed from).
+    static func name(of attribute: Attribute, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        lowercasedName(bytes, attribute.nameSpan)
+    }
+
+    /// The two-word key of the name at `range`; nil for a name too long for one, or holding a
+    /// NUL byte (the words are zero-padded: `a\0` would be `a`).
+    private static func key(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> ElementName? {
+        guard range.count <= ElementName.capacity, let base = bytes.baseAddress else { return nil }
+        for i in range where bytes[i] == 0 { return nil }
+        return ElementName(lowercasing: base + range.lowerBound, count: range.count)
+    }
+
+    /// Whether the names at `a` and `b` of `bytes` are the same but for ASCII case.
+    static func sameName(_ a: Range<Int>, _ b: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        var j = b.lowerBound
+        for i in a {
+            let x = bytes[i], y = bytes[j]
+            if x != y, ((x >= 0x41 && x <= 0x5A) ? x | 0x20 : x) != ((y >= 0x41 && y <= 0x5A) ? y | 0x20 : y) { return false }
+            j += 1
+        }
+        return true
     }
 
     @inline(__always) static func isSpace(_ b: UInt8) -> Bool {
@@ -107,10 +160,19 @@ struct HTMLTagLexer {
                 // No value: the whitespace we skipped belongs to the next attribute.
                 i = nameRange.upperBound
             }
-            let lowered = lowercasedName(bytes, nameRange)
-            if !storage.contains(where: { $0.name == lowered }) {
+            let key = Self.key(bytes, nameRange)
+            var duplicate = false
+            for earlier in storage {
+                if let key {
+                    if earlier.key == key { duplicate = true; break }
+                } else if earlier.key == nil, sameName(earlier.nameSpan, nameRange, in: bytes) {
+                    duplicate = true
+                    break
+                }
+            }
+            if !duplicate {
                 storage.append(Attribute(
-                    name: lowered, valueSpan: valueSpan, quote: quote, fullSpan: attributeStart..<end))
+                    nameSpan: nameRange, key: key, valueSpan: valueSpan, quote: quote, fullSpan: attributeStart..<end))
             }
         }
     }

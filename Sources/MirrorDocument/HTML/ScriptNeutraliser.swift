@@ -63,7 +63,7 @@ public enum ScriptNeutraliser {
                     continue
                 }
                 guard let tag = HTMLTagLexer.lex(buffer, at: index, reusing: &storage) else { index += 1; continue }
-                for attribute in tag.attributes where isEventHandler(attribute.name) {
+                for attribute in tag.attributes where isEventHandler(HTMLTagLexer.name(of: attribute, in: buffer)) {
                     edits.append(Rewrite(span: attribute.fullSpan, replacement: []))
                     handlers += 1
                 }
