@@ -45,6 +45,11 @@ struct CompactProxy {
     private var fillers: [Int32] = []
     /// For each collapsed run: how many proxy bytes all runs up to and including it removed.
     private var removed: [Int32] = []
+    /// The proxy offsets of the `>` of each start tag the skim left out, in order: libxml2
+    /// reports such a tag when it parses the proxy itself, and the collector's search for the
+    /// next tag's `<` never goes back past one (``HTMLReferenceCollector``), so the collector
+    /// applies them as if libxml2 had reported them.
+    private(set) var skippedTagEnds: [Int32] = []
 
     /// Compacts `proxy` (an ASCII proxy: no byte ≥ 0x80, no control byte but tab, LF, CR),
     /// which must be shorter than 2 GiB (offsets are kept as 32-bit numbers).
@@ -53,11 +58,14 @@ struct CompactProxy {
         precondition(proxy.count < Int(Int32.max), "CompactProxy: a document of 2 GiB or more")
         var fillers: [Int32] = []
         var removed: [Int32] = []
+        var skipped: [Int32] = []
         bytes = [UInt8](unsafeUninitializedCapacity: proxy.count) { out, initialized in
             initialized = Self.byteClasses.withUnsafeBufferPointer { classes in
-                Self.compact(proxy, into: out, classes: classes, fillers: &fillers, removed: &removed, skimming: skimming)
+                Self.compact(proxy, into: out, classes: classes, fillers: &fillers, removed: &removed, skipped: &skipped,
+                             skimming: skimming)
             }
         }
+        skippedTagEnds = skipped
         self.fillers = fillers
         self.removed = removed
     }
@@ -66,14 +74,17 @@ struct CompactProxy {
     /// - Returns: the number of bytes written to `out`.
     private static func compact(
         _ proxy: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>,
-        fillers: inout [Int32], removed: inout [Int32], skimming: Bool
+        fillers: inout [Int32], removed: inout [Int32], skipped: inout [Int32], skimming: Bool
     ) -> Int {
         guard let out = buffer.baseAddress, !proxy.isEmpty else { return 0 }
         var o = 0
         var totalRemoved = 0
-        if skimming, let skimmed = skim(proxy, into: out, classes: classes, fillers: &fillers, removed: &removed) { return skimmed }
+        if skimming, let skimmed = skim(proxy, into: out, classes: classes, fillers: &fillers, removed: &removed, skipped: &skipped) {
+            return skimmed
+        }
         fillers.removeAll(keepingCapacity: true)
         removed.removeAll(keepingCapacity: true)
+        skipped.removeAll(keepingCapacity: true)
         compactRange(proxy, 0..<proxy.count, into: out, at: &o, classes: classes, fillers: &fillers, removed: &removed,
                      totalRemoved: &totalRemoved)
         return o
@@ -87,7 +98,7 @@ struct CompactProxy {
     ///   not certain, or another `html`, `head` or `body` follows the `<body>`.
     private static func skim(
         _ proxy: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, classes: UnsafeBufferPointer<UInt8>,
-        fillers: inout [Int32], removed: inout [Int32]
+        fillers: inout [Int32], removed: inout [Int32], skipped: inout [Int32]
     ) -> Int? {
         let markup = CertainMarkup(bytes: proxy)
         var rawTexts: [Range<Int>] = []
@@ -157,6 +168,8 @@ struct CompactProxy {
             case .element(let element):
                 if element.isDocumentElement { return nil }
                 guard element.needed else {
+                    // libxml2 stops at the `>` (or the `/` of `/>`: no `<` lies between).
+                    skipped.append(Int32(truncatingIfNeeded: element.tagEnd - 1))
                     blank = false
                     i = element.end
                     continue

@@ -81,13 +81,21 @@ public enum HTMLExtractor {
         let collector = HTMLReferenceCollector(original: original, proxy: proxy, charset: charset)
         var misread = false
         var cursor = 0
+        var skippedCursor = 0
         let scanner = try LibXMLElementScanner(ascii: parsed) { name, attributes, end in
             guard let compact else {
                 collector.startTag(name: name, attributes: attributes, end: end)
                 return
             }
             if CompactProxy.misread(attributes) { misread = true }
-            collector.startTag(name: name, attributes: attributes, end: compact.originalOffset(end, cursor: &cursor))
+            let proxyEnd = compact.originalOffset(end, cursor: &cursor)
+            // The tags the skim left out before this one, as libxml2 reports them in the proxy.
+            let skipped = compact.skippedTagEnds
+            while skippedCursor < skipped.count, Int(skipped[skippedCursor]) < proxyEnd {
+                collector.skippedTag(end: Int(skipped[skippedCursor]))
+                skippedCursor += 1
+            }
+            collector.startTag(name: name, attributes: attributes, end: proxyEnd)
         }
         scanner.run()
         guard !misread else { return nil }

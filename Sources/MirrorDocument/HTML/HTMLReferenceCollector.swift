@@ -37,9 +37,26 @@ final class HTMLReferenceCollector {
         "form", "feimage",
     ]
 
+    /// Whether offset `end`, where libxml2 reported a start tag, is where a tag written in the
+    /// page ends: its `>`, the `/` of `/>`, or the end of the document.
+    private static func endsTag(_ proxy: UnsafeBufferPointer<UInt8>, at end: Int) -> Bool {
+        guard end < proxy.count else { return true }
+        return proxy[end] == 0x3E || (proxy[end] == 0x2F && end + 1 < proxy.count && proxy[end + 1] == 0x3E)
+    }
+
+    /// A start tag libxml2 read but the compact copy left out (``CompactProxy/skippedTagEnds``),
+    /// ending at `end`: no later tag starts before it, as when libxml2 reports it.
+    func skippedTag(end: Int) {
+        floor = max(floor, min(end, proxy.count))
+    }
+
     /// Handles one libxml2 start tag.
     func startTag(name: UnsafePointer<xmlChar>, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, end: Int) {
-        defer { floor = max(floor, min(end, proxy.count)) }
+        // Only a tag read from the page bounds the search for the next one: libxml2 stops at its
+        // `>` (or `/>`, or the end). A paragraph it implies for text (`<p>` around top-level
+        // text) comes at a text byte in the proxy, but just after the filler in the compact
+        // copy, whose offset maps to the run's end: counted, it made the two copies disagree.
+        defer { if Self.endsTag(proxy, at: end) { floor = max(floor, min(end, proxy.count)) } }
         guard end <= proxy.count, end > floor, end >= rawTextEnd else { return }
         let element = classify(name)
         // Most elements carry no reference: decide that before building the attribute names.
