@@ -82,6 +82,7 @@ public enum HTMLExtractor {
         var misread = false
         var cursor = 0
         var skippedCursor = 0
+        let skipped = compact?.skippedTagEnds ?? []
         let scanner = try LibXMLElementScanner(ascii: parsed) { name, attributes, end in
             guard let compact else {
                 collector.startTag(name: name, attributes: attributes, end: end)
@@ -90,7 +91,6 @@ public enum HTMLExtractor {
             if CompactProxy.misread(attributes) { misread = true }
             let proxyEnd = compact.originalOffset(end, cursor: &cursor)
             // The tags the skim left out before this one, as libxml2 reports them in the proxy.
-            let skipped = compact.skippedTagEnds
             while skippedCursor < skipped.count, Int(skipped[skippedCursor]) < proxyEnd {
                 collector.skippedTag(end: Int(skipped[skippedCursor]))
                 skippedCursor += 1

@@ -202,8 +202,7 @@ final class HTMLReferenceCollector {
     private static func sameLowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ span: Range<Int>, _ name: UnsafePointer<xmlChar>) -> Bool {
         var k = 0
         for i in span {
-            let b = bytes[i]
-            guard name[k] != 0, ((b >= 0x41 && b <= 0x5A) ? b | 0x20 : b) == name[k] else { return false }
+            guard name[k] != 0, HTMLTagLexer.lowercased(bytes[i]) == name[k] else { return false }
             k += 1
         }
         return name[k] == 0

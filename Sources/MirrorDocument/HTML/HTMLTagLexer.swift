@@ -73,15 +73,19 @@ struct HTMLTagLexer {
     }
 
     /// Whether the names at `a` and `b` of `bytes` are the same but for ASCII case.
-    static func sameName(_ a: Range<Int>, _ b: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func sameName(_ a: Range<Int>, _ b: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         var j = b.lowerBound
         for i in a {
-            let x = bytes[i], y = bytes[j]
-            if x != y, ((x >= 0x41 && x <= 0x5A) ? x | 0x20 : x) != ((y >= 0x41 && y <= 0x5A) ? y | 0x20 : y) { return false }
+            guard lowercased(bytes[i]) == lowercased(bytes[j]) else { return false }
             j += 1
         }
         return true
+    }
+
+    /// `byte` with an ASCII capital letter made small.
+    @inline(__always) static func lowercased(_ byte: UInt8) -> UInt8 {
+        (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
     }
 
     @inline(__always) static func isSpace(_ b: UInt8) -> Bool {
