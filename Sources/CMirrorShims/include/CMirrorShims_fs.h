@@ -15,6 +15,11 @@ int CMirrorShims_sync_file_range_write(int fd, long long offset, long long count
 /// given a name later with linkat(2) (O_TMPFILE is a macro Swift does not import).
 int CMirrorShims_open_tmpfile(const char *directory, unsigned int mode);
 
+/// linkat(2) of the open file `fd` itself to `path` (AT_EMPTY_PATH, a macro Swift does not
+/// import). Recent kernels allow it for a file the caller opened (Linux 6.18, unprivileged);
+/// older ones need CAP_DAC_READ_SEARCH and fail with ENOENT without it.
+int CMirrorShims_link_descriptor(int fd, const char *path);
+
 /// ioctl(2) FS_IOC_GETFLAGS and FS_IOC_SETFLAGS: an open file's inode flags (chattr(1)'s
 /// letters; the request macros are not imported by Swift). -1 with errno (ENOTTY,
 /// EOPNOTSUPP) where the file system keeps no such flags.
