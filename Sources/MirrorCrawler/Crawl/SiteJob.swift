@@ -74,11 +74,18 @@ public struct SiteJob: Sendable {
         incremental = true
     }
 
-    /// The default site name for a URL: its host, plus `_PORT` for a non-default port.
+    /// The default site name for a URL: its host, plus `_PORT` for a non-default port. An IPv6
+    /// literal loses its brackets and its colons become `_` (`[::1]:8443` gives `__1_8443`).
+    ///
+    /// Bytes, not Foundation's `replacingOccurrences` and `trimmingCharacters`: their first call
+    /// in a process scans the binary's protocol conformances, 0.6 ms of every `mirror` without
+    /// `--name` on the way to its first request (issue #27).
     public static func defaultName(for url: WebURL) -> String {
-        var name = url.host.replacingOccurrences(of: ":", with: "_")
-            .trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if let port = url.port { name += "_\(port)" }
+        var bytes = url.host.utf8.map { $0 == UInt8(ascii: ":") ? UInt8(ascii: "_") : $0 }
+        while bytes.last == UInt8(ascii: "]") || bytes.last == UInt8(ascii: "[") { bytes.removeLast() }
+        let start = bytes.firstIndex { $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "]") } ?? bytes.endIndex
+        var name = String(decoding: bytes[start...], as: UTF8.self)
+        if let port = url.port { name += "_" + String(port) }
         return name
     }
 
