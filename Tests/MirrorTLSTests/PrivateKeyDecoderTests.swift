@@ -102,46 +102,56 @@ import Testing
         try fromP12.install(into: context)
     }
 
-    /// An RSA key whose DER has a byte after its end is not read here; OpenSSL's decoder
-    /// decides (and the key it gives, if any, is its own).
-    @Test func trailingBytesAreLeftToOpenSSL() throws {
-        let material = try Self.make(["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"], name: "trailing")
-        defer { material.folder.remove() }
-        let info = try Self.pkcs8(material.key)
-        defer { PKCS8_PRIV_KEY_INFO_free(info) }
+    /// The inner key DER of a freshly generated key's PKCS#8 structure.
+    static func keyDER(_ algorithm: [String], name: String) throws -> (material: Material, info: OpaquePointer, der: [UInt8]) {
+        let material = try make(algorithm, name: name)
+        let info = try pkcs8(material.key)
         var der: UnsafePointer<UInt8>?
         var length: Int32 = 0
         #expect(PKCS8_pkey_get0(nil, &der, &length, nil, info) == 1)
-        var padded = Array(UnsafeBufferPointer(start: try #require(der), count: Int(length)))
-        padded.append(0)
-        let copy = try #require(PKCS8_PRIV_KEY_INFO_new())
-        defer { PKCS8_PRIV_KEY_INFO_free(copy) }
-        let buffer = try #require(CRYPTO_malloc(padded.count, nil, 0))
-        buffer.copyMemory(from: padded, byteCount: padded.count)
-        #expect(PKCS8_pkey_set0(copy, OBJ_nid2obj(NID_rsaEncryption), 0, V_ASN1_NULL, nil,
-                                buffer.assumingMemoryBound(to: UInt8.self), Int32(padded.count)) == 1)
-        #expect(PrivateKeyDecoder.direct(copy) == nil)
-        #expect(PrivateKeyDecoder.direct(info) != nil)
+        return (material, info, Array(UnsafeBufferPointer(start: try #require(der), count: Int(length))))
+    }
+
+    /// A new PKCS#8 structure holding `der` under the algorithm `nid` with the given parameter.
+    static func wrap(_ der: [UInt8], nid: Int32, parameterType: Int32, parameter: UnsafeMutableRawPointer?) throws -> OpaquePointer {
+        let info = try #require(PKCS8_PRIV_KEY_INFO_new())
+        let buffer = try #require(CRYPTO_malloc(der.count, nil, 0))
+        buffer.copyMemory(from: der, byteCount: der.count)
+        #expect(PKCS8_pkey_set0(info, OBJ_nid2obj(nid), 0, parameterType, parameter,
+                                buffer.assumingMemoryBound(to: UInt8.self), Int32(der.count)) == 1)
+        return info
+    }
+
+    /// An RSA key whose DER has a byte after its end is not read here; OpenSSL's decoder
+    /// decides (and the key it gives, if any, is its own).
+    @Test func trailingBytesAreLeftToOpenSSL() throws {
+        let (material, info, der) = try Self.keyDER(["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"], name: "trailing")
+        defer {
+            PKCS8_PRIV_KEY_INFO_free(info)
+            material.folder.remove()
+        }
+        let padded = try Self.wrap(der + [0], nid: NID_rsaEncryption, parameterType: V_ASN1_NULL, parameter: nil)
+        defer { PKCS8_PRIV_KEY_INFO_free(padded) }
+        #expect(PrivateKeyDecoder.direct(padded) == nil)
+        let exact = try Self.wrap(der, nid: NID_rsaEncryption, parameterType: V_ASN1_NULL, parameter: nil)
+        defer { PKCS8_PRIV_KEY_INFO_free(exact) }
+        let key = try #require(PrivateKeyDecoder.direct(exact))
+        EVP_PKEY_free(key)
         _ = OpenSSLErrorQueue.drain()
     }
 
     /// An EC key whose algorithm names no curve the library knows is not read here.
     @Test func unknownCurveIsLeftToOpenSSL() throws {
-        let material = try Self.make(["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], name: "curve")
-        defer { material.folder.remove() }
-        let info = try Self.pkcs8(material.key)
-        defer { PKCS8_PRIV_KEY_INFO_free(info) }
-        var der: UnsafePointer<UInt8>?
-        var length: Int32 = 0
-        #expect(PKCS8_pkey_get0(nil, &der, &length, nil, info) == 1)
-        let copy = try #require(PKCS8_PRIV_KEY_INFO_new())
-        defer { PKCS8_PRIV_KEY_INFO_free(copy) }
-        let buffer = try #require(CRYPTO_malloc(Int(length), nil, 0))
-        buffer.copyMemory(from: try #require(der), byteCount: Int(length))
+        let (material, info, der) = try Self.keyDER(["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], name: "curve")
+        defer {
+            PKCS8_PRIV_KEY_INFO_free(info)
+            material.folder.remove()
+        }
         // An OID with no curve behind it: the EC decoder cannot make a group.
         let unknown = try #require(OBJ_txt2obj("1.3.6.1.4.1.55555.1", 1))
-        #expect(PKCS8_pkey_set0(copy, OBJ_nid2obj(NID_X9_62_id_ecPublicKey), 0, V_ASN1_OBJECT,
-                                UnsafeMutableRawPointer(unknown), buffer.assumingMemoryBound(to: UInt8.self), length) == 1)
+        let copy = try Self.wrap(der, nid: NID_X9_62_id_ecPublicKey, parameterType: V_ASN1_OBJECT,
+                                 parameter: UnsafeMutableRawPointer(unknown))
+        defer { PKCS8_PRIV_KEY_INFO_free(copy) }
         #expect(PrivateKeyDecoder.direct(copy) == nil)
         _ = OpenSSLErrorQueue.drain()
     }
