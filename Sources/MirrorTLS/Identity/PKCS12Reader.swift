@@ -6,9 +6,9 @@ import MirrorCore
 enum PKCS12Reader {
     /// Parses a PKCS#12 file into an identity.
     ///
-    /// Order of checks: not PKCS#12 ⇒ unrecognized; parse fails with "unsupported" ⇒ load the
-    /// legacy provider and retry once, then legacy unavailable; parse fails with "mac verify
-    /// failure" ⇒ password required (none given) or wrong.
+    /// Order of checks: not PKCS#12 ⇒ unrecognized; the MAC does not match (or, without a MAC,
+    /// decryption fails) ⇒ password required (none given) or wrong; reading fails with
+    /// "unsupported" ⇒ load the legacy provider and retry once, then legacy unavailable.
     ///
     /// The MAC is checked once, before anything is decrypted (with no password, no password and
     /// the empty one are tried, as `openssl pkcs12` does): each check is a key derivation
@@ -24,12 +24,12 @@ enum PKCS12Reader {
         case let .success(parts):
             return try identity(from: parts, file: file)
         case .macVerifyFailure:
-            throw password == nil ? .passwordRequired(file: file) : .wrongPassword(file: file)
+            throw passwordError(file: file, password: password)
         case let .failure(entries) where entries.contains(where: isUnsupported):
             guard LegacyProviders.ensureLoaded() else { throw .legacyAlgorithmUnavailable(file: file) }
             switch parse(p12, pass: pass) {
             case let .success(parts): return try identity(from: parts, file: file)
-            case .macVerifyFailure: throw password == nil ? .passwordRequired(file: file) : .wrongPassword(file: file)
+            case .macVerifyFailure: throw passwordError(file: file, password: password)
             case let .failure(retry) where retry.contains(where: isUnsupported): throw .legacyAlgorithmUnavailable(file: file)
             case let .failure(retry): throw classify(retry, file: file, password: password)
             }
@@ -156,17 +156,20 @@ enum PKCS12Reader {
         guard let certificate = parts.certificate else {
             throw .openSSL(operation: "PKCS12_parse", detail: "\(file) holds a key but no matching certificate")
         }
-        try ClientIdentity.checkKey(key, matches: certificate, certificateFile: file, keyFile: file)
+        // The leaf is the certificate the key matched (``parse(_:pass:)``): no second check.
         return try ClientIdentity(key: key, certificate: certificate, chain: parts.chain, file: file)
     }
 
     private static func classify(_ entries: [OpenSSLErrorQueue.Entry], file: String, password: Secret?) -> IdentityError {
         // A file without a MAC (`openssl pkcs12 -nomac`) cannot tell a wrong password before
         // decrypting: its padding check usually fails.
-        if entries.contains(where: { $0.reason == PKCS12_R_MAC_VERIFY_FAILURE || isBadDecrypt($0) }) {
-            return password == nil ? .passwordRequired(file: file) : .wrongPassword(file: file)
-        }
+        if entries.contains(where: isBadDecrypt) { return passwordError(file: file, password: password) }
         return .openSSL(operation: "PKCS12_parse", detail: OpenSSLErrorQueue.describe(entries))
+    }
+
+    /// A password that does not open the file: none was given, or the given one is wrong.
+    private static func passwordError(file: String, password: Secret?) -> IdentityError {
+        password == nil ? .passwordRequired(file: file) : .wrongPassword(file: file)
     }
 
     private static func isBadDecrypt(_ entry: OpenSSLErrorQueue.Entry) -> Bool {
